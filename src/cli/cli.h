@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* The perfkit command line: one file per subcommand, all logic in libperfkit. */
+#ifndef PK_CLI_H
+#define PK_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <perfkit/perfkit.h>
+
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_report(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+/* report's modes, each in its own file */
+int report_stats(struct pk_reader *r, FILE *out);
+int report_dump(struct pk_reader *r, FILE *out);
+int report_header_only(struct pk_reader *r, FILE *out, bool full);
+
+/* Print "perfkit: " + message to stderr. */
+__attribute__((format(printf, 1, 2))) void cli_error(const char *fmt, ...);
+
+/* Open a perf.data for reading with the usual options; prints the error. */
+int cli_open_reader(struct pk_reader **out, const char *path, const struct pk_reader_opts *opts);
+
+/* Route library diagnostics to stderr (warnings; debug with -v). */
+void cli_setup_library_output(int verbose);
+
+#endif
