@@ -23,7 +23,7 @@
 
 static void vformat_error(struct pk_reader *r, uint64_t offset, const char *fmt, va_list ap)
 {
-	int n = snprintf(r->err, sizeof(r->err), "%s: offset %#llx: ", r->path ? r->path : "?",
+	int n = snprintf(r->err, sizeof(r->err), "%s: offset 0x%llx: ", r->path ? r->path : "?",
 			 (unsigned long long)offset);
 
 	if (n < 0 || (size_t)n >= sizeof(r->err))

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Build the libFuzzer targets with clang and run each for FUZZ_SECONDS,
+# seeded with the perf.data corpus and the saved regression inputs.
+set -eu
+cd "$(dirname "$0")/.."
+secs=${FUZZ_SECONDS:-60}
+dir=build-fuzz
+if [ ! -f "$dir/build.ninja" ]; then
+	CC=clang meson setup "$dir" -Dfuzz=true -Db_lundef=false -Dbuildtype=debugoptimized \
+		>/dev/null
+fi
+ninja -C "$dir" >/dev/null || { ninja -C "$dir" | tail -20; exit 1; }
+corpus_src=../shared/corpus
+for target in "$dir"/fuzz/fuzz_*; do
+	[ -x "$target" ] || continue
+	name=$(basename "$target")
+	work=$(mktemp -d)
+	seeds="fuzz/corpus/$name"
+	[ -d "$seeds" ] && cp "$seeds"/* "$work"/ 2>/dev/null || true
+	[ -d "$corpus_src" ] && find "$corpus_src" -type f -name '*data*' -size -2M \
+		-exec cp {} "$work"/ \; 2>/dev/null || true
+	echo "fuzz: $name for $secs s"
+	if ! "$target" -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 \
+		-timeout=10 -print_final_stats=0 "$work" >"$work.log" 2>&1; then
+		tail -40 "$work.log"
+		echo "fuzz: $name found a crash (input saved by libFuzzer in $(pwd))" >&2
+		rm -rf "$work" "$work.log"
+		exit 1
+	fi
+	grep -E "^#[0-9]+.*DONE" "$work.log" | tail -1 || tail -1 "$work.log"
+	rm -rf "$work" "$work.log"
+done

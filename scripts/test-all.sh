@@ -1,0 +1,74 @@
+#!/bin/sh
+# The whole test suite: a normal build, the same tests under ASan+UBSan,
+# and a bounded libFuzzer run of every fuzz target.  Ends with one line
+# "tests: N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+
+passed=0 failed=0 skipped=0 status=0
+
+# Run one meson test pass and add its counts to the totals.
+run_suite() {
+	dir=$1
+	shift
+	log=$(mktemp)
+	meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tee "$log"
+	ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$log")
+	ex=$(sed -n 's/^Expected Fail: *\([0-9]*\).*/\1/p' "$log")
+	fl=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$log")
+	up=$(sed -n 's/^Unexpected Pass: *\([0-9]*\).*/\1/p' "$log")
+	sk=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$log")
+	to=$(sed -n 's/^Timeout: *\([0-9]*\).*/\1/p' "$log")
+	rm -f "$log"
+	if [ -z "$ok" ]; then
+		echo "test-all: meson test did not run in $dir" >&2
+		failed=$((failed + 1))
+		status=1
+		return
+	fi
+	passed=$((passed + ok + ${ex:-0}))
+	failed=$((failed + ${fl:-0} + ${up:-0} + ${to:-0}))
+	skipped=$((skipped + ${sk:-0}))
+	[ "${fl:-0}" -eq 0 ] && [ "${up:-0}" -eq 0 ] && [ "${to:-0}" -eq 0 ] || status=1
+}
+
+build() {
+	dir=$1
+	shift
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" "$@" >/dev/null || return 1
+	fi
+	ninja -C "$dir" >/dev/null || { ninja -C "$dir"; return 1; }
+}
+
+echo "== build and test (gcc, -Werror)"
+if build build; then
+	run_suite build
+else
+	echo "test-all: build failed" >&2
+	failed=$((failed + 1))
+	status=1
+fi
+
+echo "== the same tests under ASan+UBSan"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+if build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug; then
+	run_suite build-asan --timeout-multiplier 3
+else
+	echo "test-all: sanitizer build failed" >&2
+	failed=$((failed + 1))
+	status=1
+fi
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+echo "== fuzz targets, ${FUZZ_SECONDS:-60} s each"
+if FUZZ_SECONDS=${FUZZ_SECONDS:-60} sh scripts/fuzz.sh; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	status=1
+fi
+
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+exit $status
