@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/perf_event.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,15 +64,17 @@ struct pk_string_list {
 };
 
 struct pk_build_id_entry {
-	uint16_t misc;
+	uint16_t misc;		/* PERF_RECORD_MISC_* of the build_id_event */
 	int32_t pid;
-	uint8_t build_id_size;
+	uint8_t build_id_size;	/* 20 unless misc has BUILD_ID_SIZE (1 << 15) */
 	uint8_t build_id[32];
 	char *filename;
 };
 
 struct pk_event_desc {
 	uint32_t attr_index; /* index into the reader's attrs */
+	struct perf_event_attr attr; /* as stored in EVENT_DESC, host order */
+	uint32_t file_attr_size;     /* the attr's own size field */
 	char *name;
 	uint32_t nr_ids;
 	uint64_t *ids;
@@ -83,8 +86,8 @@ struct pk_cpu_topology {
 	uint32_t nr_cpus;	/* entries in core_id/socket_id/die_id, 0 if absent */
 	uint32_t *core_id;
 	uint32_t *socket_id;
-	struct pk_string_list die_siblings; /* third revision, nr 0 if absent */
-	uint32_t *die_id;
+	struct pk_string_list die_siblings; /* third revision */
+	uint32_t *die_id;	/* NULL unless the third revision is present */
 };
 
 struct pk_numa_node {
@@ -111,7 +114,7 @@ struct pk_cache_level {
 
 struct pk_mem_node {
 	uint64_t node;
-	uint64_t size;		/* bits in the map */
+	uint64_t size;		/* bits in the map (memory blocks) */
 	uint64_t *map;		/* (size + 63) / 64 words */
 };
 
@@ -196,7 +199,8 @@ struct pk_header {
 	uint32_t nr_hybrid_nodes;
 	struct pk_hybrid_node *hybrid_nodes;
 
-	/* kept as bytes: TRACING_DATA, BPF_PROG_INFO, BPF_BTF */
+	/* kept as bytes (copies owned by the header): TRACING_DATA,
+	 * BPF_PROG_INFO, BPF_BTF */
 	const void *tracing_data;
 	uint64_t tracing_data_size;
 	const void *bpf_prog_info;

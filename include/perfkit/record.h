@@ -123,11 +123,46 @@ struct pk_build_id {
 	uint8_t data[32];
 };
 
+/* One value of a read_format block. */
+struct pk_read_value {
+	uint64_t value;
+	uint64_t id;
+	uint64_t lost;
+};
+
+/* PERF_SAMPLE_READ / PERF_RECORD_READ contents. */
+struct pk_read {
+	uint64_t format;	/* read_format of the attr */
+	uint64_t time_enabled;
+	uint64_t time_running;
+	uint64_t nr;		/* 1 unless PERF_FORMAT_GROUP */
+	struct pk_read_value one; /* the only value when !GROUP, else the first */
+	const void *group;	/* nr raw entries when GROUP; pk_read_value_at() */
+};
+
+/* CPU map as stored in CPU_MAP and EVENT_UPDATE(CPUS) records. */
+enum pk_cpu_map_kind {
+	PK_CPU_MAP_CPUS = 0,	/* array of u16 cpu numbers */
+	PK_CPU_MAP_MASK = 1,	/* bitmap of u32 or u64 words */
+	PK_CPU_MAP_RANGE = 2,	/* start_cpu..end_cpu, plus -1 when any_cpu */
+};
+
+struct pk_cpu_map_data {
+	uint16_t kind;		/* enum pk_cpu_map_kind */
+	uint32_t nr;		/* cpus in the map (including the any-cpu -1) */
+	uint16_t nr_entries;	/* CPUS: u16 entries; MASK: mask words */
+	uint16_t long_size;	/* MASK: 4 or 8 */
+	uint8_t any_cpu;	/* RANGE */
+	uint16_t start_cpu, end_cpu; /* RANGE */
+	const void *data;	/* CPUS: u16 array; MASK: the words */
+};
+
 /* Decoded non-sample record.  Strings point into the record, or into the
  * reader, with the lifetime of the record; they are always NUL-terminated
  * (a missing terminator in the file is a decode error). */
 struct pk_record_fields {
 	uint32_t type;
+	bool swapped;		 /* array fields are in the other byte order */
 	struct pk_sample_id sid; /* present == 0 when there is no trailer */
 	union {
 		struct {
@@ -157,8 +192,10 @@ struct pk_record_fields {
 		} throttle;
 		struct {
 			uint32_t pid, tid;
+			/* the first (for !GROUP the only) value, for convenience */
 			uint64_t value, time_enabled, time_running, id, lost;
-		} read; /* PERF_RECORD_READ, non-group read_format only */
+			struct pk_read values; /* every read_format */
+		} read; /* PERF_RECORD_READ */
 		struct {
 			uint64_t aux_offset, aux_size, flags;
 		} aux;
@@ -200,8 +237,15 @@ struct pk_record_fields {
 			uint64_t hw_id;
 		} aux_output_hw_id;
 		struct {
+			struct perf_event_attr attr; /* host order, zero-extended */
+			uint32_t attr_size;	/* as found in the record */
+			uint64_t nr_ids;
+			const void *ids;	/* nr_ids u64: pk_u64_at() */
+		} attr; /* HEADER_ATTR */
+		struct {
 			uint64_t event_id;
-			const char *name;
+			const char *name;	/* points to name_buf: re-point after a copy */
+			char name_buf[65];	/* old perf may drop the NUL */
 		} event_type;
 		struct {
 			uint32_t size;
@@ -213,12 +257,13 @@ struct pk_record_fields {
 		} build_id;
 		struct {
 			uint64_t nr;
+			uint32_t entry_words;	/* 4, or 6 with machine_pid/vcpu */
 			const void *entries; /* use pk_id_index_entry() */
 		} id_index;
 		struct {
 			uint32_t type;
 			uint64_t nr_priv;
-			const void *priv;
+			const void *priv;	/* nr_priv u64: pk_u64_at() */
 		} auxtrace_info;
 		struct {
 			uint64_t size, offset, reference;
@@ -226,22 +271,18 @@ struct pk_record_fields {
 		} auxtrace;
 		struct {
 			uint32_t type, code, cpu, pid, tid, fmt;
-			uint64_t ip, time;
-			uint32_t machine_pid, vcpu;
+			uint64_t ip, time;		/* time: fmt >= 1 */
+			uint32_t machine_pid, vcpu;	/* fmt >= 2 */
 			const char *msg;
 		} auxtrace_error;
 		struct {
 			uint64_t nr;
 			const void *entries; /* use pk_thread_map_entry() */
 		} thread_map;
-		struct {
-			uint16_t kind; /* 0 cpus, 1 mask, 2 range */
-			uint32_t nr;	/* cpus in the map */
-			const void *data;
-		} cpu_map;
+		struct pk_cpu_map_data cpu_map;
 		struct {
 			uint64_t nr;
-			const void *data; /* nr pairs of u64 tag, value */
+			const void *data; /* nr pairs of u64 tag, value: pk_u64_at() */
 		} stat_config;
 		struct {
 			uint64_t id;
@@ -252,9 +293,10 @@ struct pk_record_fields {
 			uint64_t type, time;
 		} stat_round;
 		struct {
-			uint64_t type, id;
-			const char *name; /* UNIT, NAME, and the raw bytes otherwise */
-			double scale;
+			uint64_t type, id;	/* type: PK_EVENT_UPDATE_* */
+			const char *name;	/* UNIT and NAME */
+			double scale;		/* SCALE */
+			struct pk_cpu_map_data cpus; /* CPUS */
 		} event_update;
 		struct {
 			uint64_t time_shift, time_mult, time_zero;
@@ -270,7 +312,7 @@ struct pk_record_fields {
 		struct {
 			const void *data;
 			uint64_t size;
-		} compressed;
+		} compressed; /* COMPRESSED and COMPRESSED2 */
 	};
 };
 
@@ -285,6 +327,24 @@ const char *pk_record_type_name(uint32_t type);
  */
 int pk_record_decode(const struct pk_record *rec, struct pk_record_fields *out,
 		     const char **why);
+
+/* EVENT_UPDATE record types */
+enum pk_event_update_type {
+	PK_EVENT_UPDATE_UNIT = 0,
+	PK_EVENT_UPDATE_SCALE = 1,
+	PK_EVENT_UPDATE_NAME = 2,
+	PK_EVENT_UPDATE_CPUS = 3,
+};
+
+/* misc bit of HEADER_BUILD_ID: build_id.size is valid (else 20 bytes) */
+#define PK_MISC_BUILD_ID_SIZE (1 << 15)
+
+/* Element i of an array of u64 inside a decoded record, in host order. */
+uint64_t pk_u64_at(const void *base, bool swapped, uint64_t i);
+
+/* i-th cpu of a decoded map (i < m->nr), -1 for "any cpu"; -1 also when i
+ * is out of range. */
+int32_t pk_cpu_map_at(const struct pk_cpu_map_data *m, bool swapped, uint32_t i);
 
 struct pk_id_index_entry {
 	uint64_t id, idx, cpu, tid;

@@ -14,7 +14,7 @@ extern "C" {
 /* Per-event counts, as in "perf report --stats". */
 struct pk_attr_stats {
 	uint64_t nr_samples;
-	uint64_t nr_lost_samples;	/* LOST_SAMPLES records */
+	uint64_t nr_lost_samples;	/* samples lost, summed over LOST_SAMPLES */
 };
 
 /* Record counts of a whole recording. */
@@ -36,6 +36,80 @@ struct pk_record_stats {
  */
 int pk_record_stats_collect(struct pk_reader *r, struct pk_record_stats *out);
 void pk_record_stats_free(struct pk_record_stats *st);
+
+/*
+ * Histograms, as perf report builds them (declarations of the analysis
+ * module, src/lib/report/).  Samples are grouped by the sort keys; each
+ * entry has its own ("self") period and, with callchains, the period of
+ * the samples it appears in ("children").  Memory belongs to the pk_hist.
+ */
+struct pk_session;
+struct pk_dso;
+struct pk_symbol;
+
+enum pk_hist_key {
+	PK_HIST_KEY_COMM,
+	PK_HIST_KEY_PID,	/* perf's "pid": thread id and comm */
+	PK_HIST_KEY_DSO,
+	PK_HIST_KEY_SYM,
+	PK_HIST_KEY_CPU,
+	PK_HIST_KEY_MAX,
+};
+
+/* Key by perf's --sort name ("comm", "pid", "dso", "sym", "cpu"); -1 if
+ * unknown. */
+int pk_hist_key_parse(const char *name, size_t len);
+
+struct pk_hist_opts {
+	size_t sz;			/* sizeof(struct pk_hist_opts) */
+	const enum pk_hist_key *keys;	/* NULL: comm, dso, sym */
+	uint32_t nr_keys;
+	bool children;			/* accumulate callchain entries */
+	/* filters: comma separated lists, NULL for none */
+	const char *comms, *pids, *tids, *dsos, *symbols;
+};
+
+struct pk_thread;
+
+struct pk_hist_entry {
+	const char *comm;		/* interned, lives with the pk_hist */
+	const struct pk_thread *thread;	/* lives with the session */
+	int32_t pid, tid;
+	uint32_t cpu;
+	const struct pk_dso *dso;	/* NULL: no map */
+	const struct pk_symbol *sym;	/* NULL: unresolved */
+	uint64_t addr;			/* DSO-relative address (unresolved) */
+	char level;			/* 'k' kernel, '.' user, 'H' hypervisor */
+	uint64_t self;			/* period of the samples here */
+	uint64_t children;		/* self + samples calling through here */
+	uint64_t nr_samples;
+};
+
+/* One event (attr) of the recording with its sorted entries. */
+struct pk_hist_event {
+	const struct pk_attr *attr;
+	uint64_t nr_samples;
+	uint64_t total_period;
+	uint64_t nr_entries;
+	const struct pk_hist_entry *entries; /* sorted as perf prints them */
+};
+
+struct pk_hist;
+
+/*
+ * Read every sample of the session and build the histograms.  Returns 0
+ * and *out (free with pk_hist_free()), or a negative errno (the session's
+ * error says why).
+ */
+int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hist_opts *opts);
+void pk_hist_free(struct pk_hist *h);
+
+/* Events with at least one sample, in attr order. */
+uint32_t pk_hist_nr_events(const struct pk_hist *h);
+const struct pk_hist_event *pk_hist_event(const struct pk_hist *h, uint32_t i);
+
+/* Sum of the LOST_SAMPLES records. */
+uint64_t pk_hist_lost_samples(const struct pk_hist *h);
 
 #ifdef __cplusplus
 }

@@ -22,27 +22,17 @@ extern "C" {
 #define PK_SAMPLE_CODE_PAGE_SIZE (1ULL << 23)
 #define PK_SAMPLE_WEIGHT_STRUCT  (1ULL << 24)
 #define PK_FORMAT_LOST           (1ULL << 4)
-
-/* One value of a read_format block. */
-struct pk_read_value {
-	uint64_t value;
-	uint64_t id;
-	uint64_t lost;
-};
-
-/* PERF_SAMPLE_READ / PERF_RECORD_READ contents. */
-struct pk_read {
-	uint64_t format;	/* read_format of the attr */
-	uint64_t time_enabled;
-	uint64_t time_running;
-	uint64_t nr;		/* 1 unless PERF_FORMAT_GROUP */
-	struct pk_read_value one; /* the only value when !GROUP */
-	const void *group;	/* nr raw entries when GROUP */
-};
+/* branch_sample_type bit (Linux 6.8): a u64 of counters per branch entry */
+#define PK_SAMPLE_BRANCH_COUNTERS (1ULL << 19)
 
 struct pk_branch_entry {
 	uint64_t from, to;
-	uint64_t flags; /* mispred:1 predicted:1 in_tx:1 abort:1 cycles:16 type:4 ... */
+	/*
+	 * mispred:1 predicted:1 in_tx:1 abort:1 cycles:16 type:4 spec:2
+	 * new_type:4 priv:3, from bit 0 up (the kernel's layout on a
+	 * little-endian machine), whatever the byte order of the file.
+	 */
+	uint64_t flags;
 };
 
 struct pk_regs {
@@ -63,7 +53,7 @@ struct pk_sample {
 	uint64_t id;
 	uint64_t stream_id;
 	uint32_t cpu, res;
-	uint64_t period;
+	uint64_t period;	/* without PERIOD: attr.sample_period (no freq) */
 	struct pk_read read;
 
 	uint64_t callchain_nr;
@@ -76,6 +66,7 @@ struct pk_sample {
 	uint64_t branch_hw_idx;
 	bool branch_has_hw_idx;
 	const void *branches;	/* branch_nr x 3 u64 */
+	const void *branch_counters; /* branch_nr u64 with BRANCH_COUNTERS, or NULL */
 
 	struct pk_regs regs_user;
 

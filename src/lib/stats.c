@@ -36,8 +36,9 @@ static void count_record(struct pk_record_stats *st, const struct pk_record *rec
 			st->nr_unknown_id++;
 		break;
 	case PK_RECORD_LOST_SAMPLES:
-		if (rec->attr)
-			st->attrs[rec->attr->index].nr_lost_samples++;
+		/* perf adds up the samples lost, per event */
+		if (rec->attr && !pk_record_decode(rec, &f, NULL))
+			st->attrs[rec->attr->index].nr_lost_samples += f.lost_samples.lost;
 		break;
 	case PK_RECORD_LOST:
 		if (!pk_record_decode(rec, &f, NULL))

@@ -42,7 +42,7 @@ rec group -e "'{cpu-clock,task-clock}'"
 rec callgraph -e cpu-clock -g
 rec zstd -e cpu-clock -z
 rec switch -e cpu-clock --switch-events
-rec period -e cpu-clock -c 10000 -d -T
+rec period -e cpu-clock -c 1000000 -d -T
 rec tracepoint -e sched:sched_process_exec -e sched:sched_process_exit
 rec systemwide -a -e cpu-clock -F 999
 rec dwarf -e cpu-clock --call-graph dwarf,4096
