@@ -9,6 +9,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=${PERFKIT_CORPUS:?}
+[ -d "$corpus" ] || { echo "no corpus at $corpus"; exit 77; }
 pk=${PERFKIT:?}
 fail=0 n=0
 out=$(mktemp)
@@ -46,7 +47,7 @@ for f in "$corpus"/*/*; do
 	fi
 	# perf cannot read it: compare the counts by type with the Python reader
 	want=$(python3 "$here/count_records.py" "$f" | awk '{s += $2; print} END {print "TOTAL", s}' | sort)
-	got=$(awk '/events:/ && $1 != "SAMPLE" || /^ *SAMPLE events:.*%/ {print $1, $3}' "$out" |
+	got=$(awk '/events:.*%/ || $1 == "TOTAL" {print $1, $3}' "$out" |
 		python3 -c '
 import sys
 names = {"MMAP":1,"LOST":2,"COMM":3,"EXIT":4,"THROTTLE":5,"UNTHROTTLE":6,"FORK":7,"READ":8,
