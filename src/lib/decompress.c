@@ -63,7 +63,7 @@ static int make_room(struct pk_reader *r, struct pki_unpack *u)
 		return pki_reader_fail(r, -E2BIG, u->file_offset,
 				       "compressed record unpacks to more than %u MiB",
 				       UNPACK_MAX >> 20);
-	ncap = u->cap ? u->cap * 2 : (1u << 20);
+	ncap = u->cap ? u->cap * 2 : (256u << 10);
 	n = realloc(u->out, ncap);
 	if (!n)
 		return -ENOMEM;

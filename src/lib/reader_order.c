@@ -105,7 +105,7 @@ static int enqueue(struct pki_order *o, const struct pk_record *rec)
 		o->cap = ncap;
 	}
 	if (o->arena_len + rec->size > o->arena_cap) {
-		size_t ncap = o->arena_cap ? o->arena_cap * 2 : (1u << 20);
+		size_t ncap = o->arena_cap ? o->arena_cap * 2 : (64u << 10);
 		uint8_t *n;
 
 		while (ncap < o->arena_len + rec->size)
