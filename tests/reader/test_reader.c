@@ -82,8 +82,18 @@ static void put_data(struct buf *b)
 	end_record(b, r);
 }
 
-/* A whole file-mode perf.data with two attrs of attr_size bytes. */
+/* A whole file-mode perf.data with two attrs of attr_size bytes, and the
+ * data put_data() writes, or data_fn's. */
+static void build_file_with(struct buf *b, bool big_endian, uint32_t attr_size,
+			    void (*data_fn)(struct buf *));
+
 static void build_file(struct buf *b, bool big_endian, uint32_t attr_size)
+{
+	build_file_with(b, big_endian, attr_size, put_data);
+}
+
+static void build_file_with(struct buf *b, bool big_endian, uint32_t attr_size,
+			    void (*data_fn)(struct buf *))
 {
 	static const uint64_t ids[2][2] = {{11, 12}, {21, 0}};
 	static const int nr_ids[2] = {2, 1};
@@ -112,7 +122,7 @@ static void build_file(struct buf *b, bool big_endian, uint32_t attr_size)
 		for (int j = 0; j < nr_ids[i]; j++)
 			put64(b, ids[i][j]);
 	data_off = b->len;
-	put_data(b);
+	data_fn(b);
 	data_end = b->len;
 	patch64(b, 40, data_off);
 	patch64(b, 48, data_end - data_off);
@@ -488,6 +498,57 @@ static void test_bad_attr_section(void **state)
 	buf_free(&b);
 }
 
+/* Two samples of the first attr, one of the second, LOST_SAMPLES of 118
+ * and 7 samples for the first, and a LOST record of 5. */
+static void put_lossy_data(struct buf *b)
+{
+	static const uint64_t lost[2] = {118, 7};
+	size_t r;
+
+	for (int i = 0; i < 3; i++) {
+		r = begin_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put_sample(b, 0x400100, 42, 42, 100 + i, i == 2 ? 21 : 11, 0, 1000);
+		end_record(b, r);
+	}
+	for (int i = 0; i < 2; i++) {
+		r = begin_record(b, PK_RECORD_LOST_SAMPLES, 0);
+		put64(b, lost[i]);
+		put_sample_id(b, 0, 0, 0, 12, 0);
+		end_record(b, r);
+	}
+	r = begin_record(b, PERF_RECORD_LOST, 0);
+	put64(b, 21);
+	put64(b, 5);
+	put_sample_id(b, 0, 0, 0, 21, 0);
+	end_record(b, r);
+}
+
+static void test_stats(void **state)
+{
+	struct pk_record_stats st;
+	struct pk_reader *r;
+	struct buf b;
+
+	(void)state;
+	build_file_with(&b, true, 112, put_lossy_data);
+	r = open_buf(&b, PK_ORDER_FILE);
+	assert_int_equal(pk_record_stats_collect(r, &st), 0);
+	assert_int_equal(st.total, 6);
+	assert_int_equal(st.nr[PERF_RECORD_SAMPLE], 3);
+	assert_int_equal(st.nr[PK_RECORD_LOST_SAMPLES], 2);
+	assert_int_equal(st.nr[PERF_RECORD_LOST], 1);
+	assert_int_equal(st.nr_attrs, 2);
+	assert_int_equal(st.attrs[0].nr_samples, 2);
+	assert_int_equal(st.attrs[1].nr_samples, 1);
+	/* perf sums the samples lost, per event */
+	assert_int_equal(st.attrs[0].nr_lost_samples, 125);
+	assert_int_equal(st.attrs[1].nr_lost_samples, 0);
+	assert_int_equal(st.lost, 5);
+	pk_record_stats_free(&st);
+	pk_reader_close(r);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_unfinished_file),
 		cmocka_unit_test(test_not_perf_data),
 		cmocka_unit_test(test_bad_attr_section),
+		cmocka_unit_test(test_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
