@@ -43,5 +43,6 @@ pk_print_fn pk_set_print_fn(pk_print_fn fn);
 #include <perfkit/reader.h>
 #include <perfkit/report.h>
 #include <perfkit/event.h>
+#include <perfkit/counter.h>
 
 #endif

@@ -16,7 +16,7 @@ static void print_totals(const struct pk_record_stats *st, FILE *out)
 		if (!st->nr[t] || !name)
 			continue;
 		fprintf(out, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", name, st->nr[t],
-			100.0 * st->nr[t] / st->total);
+			100.0 * (double)st->nr[t] / (double)st->total);
 	}
 }
 

@@ -291,10 +291,10 @@ static int open_file_mode(struct pk_reader *r, const uint8_t *p)
 	name_from_event_desc(r);
 	read_event_types(r);
 	pki_reader_name_attrs(r);
+	/* a data section past the end of the file is read up to the end, where
+	 * the reader reports the truncation */
 	if (r->data_size_unknown)
 		r->data_end = r->src.file_size;
-	else if (!in_file(r, h->data_offset, h->data_size))
-		r->data_end = h->data_offset + h->data_size; /* truncated: fails at EOF */
 	else
 		r->data_end = h->data_offset + h->data_size;
 	return pki_source_seek(&r->src, h->data_offset, r->data_end);

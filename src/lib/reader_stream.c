@@ -65,7 +65,7 @@ static uint64_t record_time(const struct pk_record *rec)
 	}
 	if (rec->type >= 64 || !a->attr.sample_id_all)
 		return PK_NO_TIME;
-	pos = 8 * (1 + !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
+	pos = (size_t)8 * (1 + !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
 		   !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
 	return pos + 8 <= rec->size ? rec_u64(rec, rec->size - pos) : PK_NO_TIME;
 }
