@@ -23,7 +23,10 @@ extern "C" {
 #endif
 
 /* One event of a parsed list: a ready-to-open attr and what perf knows
- * about it. */
+ * about it.  The attr holds type, config*, bp_* and the modifier bits
+ * (exclude_*, precise_ip, pinned, exclusive; PERF_SAMPLE_READ for :S), with
+ * sample_period 1 for tracepoints and breakpoints; the rest (sampling,
+ * read_format, disabled, inherit) is the caller's to set. */
 struct pk_event {
 	struct perf_event_attr attr;
 	char *name;		/* canonical name, e.g. "cycles:u", "sched:sched_switch" */
@@ -34,8 +37,18 @@ struct pk_event {
 	char *filter;		/* tracepoint filter (--filter), or NULL */
 	int *cpus;		/* PMU cpumask (uncore), or NULL: all CPUs */
 	int nr_cpus;
-	double scale;		/* from sysfs .scale, 1.0 by default */
-	char *unit;		/* from sysfs .unit, or NULL */
+	double scale;		/* from sysfs .scale, 1.0 by default (1e-6 for
+				 * task-clock/cpu-clock, shown in msec as perf does) */
+	char *unit;		/* from sysfs .unit ("msec" for the clocks), or NULL */
+	unsigned int mods;	/* PK_EVENT_MOD_* the string gave this event */
+};
+
+/* Modifiers that are not (only) attr bits. */
+enum pk_event_mod {
+	PK_EVENT_MOD_GH = 1 << 0,		/* G or H was given */
+	PK_EVENT_MOD_PRECISE_MAX = 1 << 1,	/* P: the highest precise_ip that opens */
+	PK_EVENT_MOD_WEAK = 1 << 2,		/* W: a group that may be split */
+	PK_EVENT_MOD_SAMPLE_READ = 1 << 3,	/* S */
 };
 
 struct pk_event_list {
@@ -72,6 +85,34 @@ void pk_event_list_free(struct pk_event_list *list);
  * wanted, as snprintf does.
  */
 int pk_event_attr_name(const struct perf_event_attr *attr, char *buf, size_t size);
+
+/* What pk_event_foreach() reports for each event this machine offers. */
+enum pk_event_info_kind {
+	PK_EVENT_INFO_HARDWARE = 1 << 0,
+	PK_EVENT_INFO_SOFTWARE = 1 << 1,
+	PK_EVENT_INFO_CACHE = 1 << 2,
+	PK_EVENT_INFO_PMU = 1 << 3,	/* sysfs events/ of a PMU, "pmu/name/" */
+	PK_EVENT_INFO_DESCRIPTOR = 1 << 4, /* the rNNN, pmu/.../ and mem: syntaxes */
+	PK_EVENT_INFO_TRACEPOINT = 1 << 5,
+	PK_EVENT_INFO_ALL = 0x3f,
+};
+
+struct pk_event_info {
+	enum pk_event_info_kind kind;
+	const char *name;	/* "cpu-clock", "msr/tsc/", "sched:sched_switch" */
+	const char *alias;	/* a second spelling ("cs"), or NULL */
+	const char *type_desc;	/* perf's bracketed kind: "Software event", ... */
+	const char *desc;	/* a longer description (sysfs), or NULL */
+};
+
+/*
+ * Call fn for every event of the kinds in mask, in perf list's order;
+ * hardware and cache events only when the kernel accepts them.  Stops when
+ * fn returns non-zero and returns that; 0 or -errno otherwise.  The info
+ * strings are valid during the call only.
+ */
+int pk_event_foreach(unsigned int mask, const struct pk_event_parse_opts *opts,
+		     int (*fn)(const struct pk_event_info *info, void *arg), void *arg);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,94 @@
 // SPDX-License-Identifier: MIT
-/* perfkit list (placeholder). */
+/* perfkit list: the events this machine offers, as perf lists them. */
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli.h"
+
+struct list_ctx {
+	const char *filter;	/* word or glob, or NULL */
+	const char *kind;	/* "hw", "sw", "cache", "pmu", "tracepoint", or NULL */
+};
+
+static bool matches(const struct list_ctx *c, const struct pk_event_info *info)
+{
+	if (!c->filter)
+		return true;
+	if (strpbrk(c->filter, "*?["))
+		return !fnmatch(c->filter, info->name, 0);
+	return strstr(info->name, c->filter) || (info->alias && strstr(info->alias, c->filter));
+}
+
+static int print_one(const struct pk_event_info *info, void *arg)
+{
+	const struct list_ctx *c = arg;
+	char name[256];
+
+	if (!matches(c, info))
+		return 0;
+	if (info->alias)
+		snprintf(name, sizeof(name), "%s OR %s", info->name, info->alias);
+	else
+		snprintf(name, sizeof(name), "%s", info->name);
+	printf("  %-50s [%s]\n", name, info->type_desc);
+	if (info->desc)
+		printf("       [%s]\n", info->desc);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: perfkit list [hw|sw|cache|pmu|tracepoint] [<filter word or glob>]\n\n"
+		   "List the events perfkit stat -e and perfkit record -e accept: hardware,\n"
+		   "software and cache events, PMU events from sysfs and tracepoints.\n");
+}
 
 int cmd_list(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("list: not implemented yet");
-	return 1;
+	static const char *const kinds[] = {"hw", "hardware", "sw", "software", "cache",
+					    "hwcache", "pmu", "tracepoint"};
+	struct list_ctx c = {0};
+	unsigned int mask = PK_EVENT_INFO_ALL;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (argv[i][0] == '-') {
+			usage(stderr);
+			return 129;
+		}
+	}
+	cli_setup_library_output(0);
+	for (int i = 1; i < argc; i++) {
+		bool kind = false;
+
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			kind |= !strcmp(argv[i], kinds[k]);
+		if (kind && !c.kind)
+			c.kind = argv[i];
+		else
+			c.filter = argv[i];
+	}
+	if (c.kind) {
+		if (!strcmp(c.kind, "hw") || !strcmp(c.kind, "hardware"))
+			mask = PK_EVENT_INFO_HARDWARE;
+		else if (!strcmp(c.kind, "sw") || !strcmp(c.kind, "software"))
+			mask = PK_EVENT_INFO_SOFTWARE;
+		else if (!strcmp(c.kind, "cache") || !strcmp(c.kind, "hwcache"))
+			mask = PK_EVENT_INFO_CACHE;
+		else if (!strcmp(c.kind, "pmu"))
+			mask = PK_EVENT_INFO_PMU;
+		else
+			mask = PK_EVENT_INFO_TRACEPOINT;
+	}
+	ret = pk_event_foreach(mask, NULL, print_one, &c);
+	if (ret < 0) {
+		cli_error("list: %s", strerror(-ret));
+		return 1;
+	}
+	return 0;
 }

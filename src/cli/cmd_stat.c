@@ -1,11 +1,344 @@
 // SPDX-License-Identifier: MIT
-/* perfkit stat (placeholder). */
+/*
+ * perfkit stat: options and targets.  stat_run.c runs and counts,
+ * stat_print.c prints in perf's layouts.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include "cli.h"
+#include "stat.h"
+
+#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults,cycles," \
+		       "instructions,branches,branch-misses"
+
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit stat [<options>] [<command>]\n\n"
+		"    -e, --event <event>   event selector (repeatable); see 'perfkit list'\n"
+		"    -a, --all-cpus        system-wide collection from all CPUs\n"
+		"    -C, --cpu <cpus>      list of CPUs to monitor (0-3,7)\n"
+		"    -p, --pid <pid>       stat events on existing process id(s)\n"
+		"    -t, --tid <tid>       stat events on existing thread id(s)\n"
+		"    -r, --repeat <n>      repeat command and print average + stddev\n"
+		"    -I, --interval-print <ms>  print counts every <ms> milliseconds\n"
+		"    -x, --field-separator <sep>  CSV-style output with this separator\n"
+		"    -j, --json            JSON output\n"
+		"    -o, --output <file>   write the output to a file\n"
+		"    -A, --no-aggr         do not aggregate counts across CPUs\n"
+		"        --per-thread      aggregate counts per thread\n"
+		"    -i, --no-inherit      child tasks do not inherit counters\n"
+		"    -D, --delay <ms>      start counting after <ms> milliseconds\n"
+		"    -v, --verbose         be more verbose\n");
+}
+
+static int parse_int(const char *s, int min, const char *opt, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > 1000000000L) {
+		cli_error("stat: invalid value '%s' for %s", s, opt);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int add_events(struct stat_cmd *c, const char *str)
+{
+	struct pk_parse_error err;
+	int ret = pk_event_list_parse(&c->events, str, NULL, &err);
+
+	if (!ret)
+		return 0;
+	fprintf(stderr, "event syntax error: '%s'\n%*s\\___ %s\n", str,
+		(int)strlen("event syntax error: '") + err.pos, "", err.msg);
+	fprintf(stderr, "Run 'perfkit list' for a list of valid events\n");
+	return -1;
+}
+
+enum { OPT_PER_THREAD = 256 };
+
+static int parse_options(struct stat_cmd *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"event", required_argument, NULL, 'e'},
+		{"all-cpus", no_argument, NULL, 'a'},
+		{"cpu", required_argument, NULL, 'C'},
+		{"pid", required_argument, NULL, 'p'},
+		{"tid", required_argument, NULL, 't'},
+		{"repeat", required_argument, NULL, 'r'},
+		{"interval-print", required_argument, NULL, 'I'},
+		{"field-separator", required_argument, NULL, 'x'},
+		{"json", no_argument, NULL, 'j'},
+		{"output", required_argument, NULL, 'o'},
+		{"no-aggr", no_argument, NULL, 'A'},
+		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"no-inherit", no_argument, NULL, 'i'},
+		{"delay", required_argument, NULL, 'D'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	int opt;
+
+	c->repeat = 1;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+e:aC:p:t:r:I:x:jo:AiD:vh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			if (add_events(c, optarg))
+				return 129;
+			break;
+		case 'a': c->all_cpus = true; break;
+		case 'C': c->cpu_list = optarg; break;
+		case 'p': c->pids = optarg; break;
+		case 't': c->tids = optarg; break;
+		case 'r':
+			if (parse_int(optarg, 1, "--repeat", &c->repeat))
+				return 129;
+			break;
+		case 'I':
+			if (parse_int(optarg, 1, "--interval-print", &c->interval_ms))
+				return 129;
+			if (c->interval_ms < 10) {
+				cli_error("stat: --interval-print must be >= 10 ms");
+				return 129;
+			}
+			break;
+		case 'x': c->sep = optarg; break;
+		case 'j': c->json = true; break;
+		case 'o': c->output = optarg; break;
+		case 'A': c->no_aggr = true; break;
+		case OPT_PER_THREAD: c->per_thread = true; break;
+		case 'i': c->no_inherit = true; break;
+		case 'D':
+			if (parse_int(optarg, 0, "--delay", &c->delay_ms))
+				return 129;
+			break;
+		case 'v': c->verbose++; break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 129;
+		}
+	}
+	if (optind < argc)
+		c->argv = argv + optind;
+	if (!c->argv && !c->all_cpus && !c->cpu_list && !c->pids && !c->tids) {
+		usage(stderr);
+		return 129;
+	}
+	if (c->json && c->sep) {
+		cli_error("stat: -x and -j are mutually exclusive");
+		return 129;
+	}
+	if (c->repeat > 1 && !c->argv) {
+		cli_error("stat: --repeat needs a command to run");
+		return 129;
+	}
+	if (!c->events.nr && add_events(c, DEFAULT_EVENTS))
+		return 129;
+	return -1;
+}
+
+/* "1,2,3" into pids, expanding each pid to its threads when all_threads. */
+static int parse_pid_list(struct stat_cmd *c, const char *list, bool all_threads)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		pid_t *t = NULL;
+		int n = 0, id;
+
+		if (parse_int(tok, 1, all_threads ? "--pid" : "--tid", &id))
+			goto fail;
+		if (all_threads) {
+			int ret = pk_thread_list_of_pid(id, &t, &n);
+			if (ret) {
+				cli_error("stat: process %d: %s", id, strerror(-ret));
+				goto fail;
+			}
+		} else {
+			t = malloc(sizeof(*t));
+			if (!t)
+				goto fail;
+			t[0] = id;
+			n = 1;
+		}
+		pid_t *all = realloc(c->threads, (size_t)(c->nr_threads + n) * sizeof(pid_t));
+		if (!all) {
+			free(t);
+			goto fail;
+		}
+		c->threads = all;
+		memcpy(all + c->nr_threads, t, (size_t)n * sizeof(pid_t));
+		c->nr_threads += n;
+		free(t);
+	}
+	free(copy);
+	return 0;
+fail:
+	free(copy);
+	return -1;
+}
+
+static char *thread_name(pid_t tid)
+{
+	char path[64], comm[64] = "?", *name;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	if (asprintf(&name, "%s-%d", comm, (int)tid) < 0)
+		return NULL;
+	return name;
+}
+
+static int setup_targets(struct stat_cmd *c)
+{
+	int n;
+
+	if (c->cpu_list) {
+		n = pk_cpu_list_parse(c->cpu_list, &c->cpus);
+		if (n <= 0) {
+			cli_error("stat: invalid CPU list '%s'", c->cpu_list);
+			return -1;
+		}
+		c->nr_cpus = n;
+		snprintf(c->target, sizeof(c->target), "'CPU(s) %s'", c->cpu_list);
+	} else if (c->all_cpus) {
+		n = pk_cpu_list_online(&c->cpus);
+		if (n <= 0) {
+			cli_error("stat: cannot find the online CPUs");
+			return -1;
+		}
+		c->nr_cpus = n;
+		snprintf(c->target, sizeof(c->target), "'system wide'");
+	} else if (c->pids) {
+		if (parse_pid_list(c, c->pids, true))
+			return -1;
+		snprintf(c->target, sizeof(c->target), "process id '%s'", c->pids);
+	} else if (c->tids) {
+		if (parse_pid_list(c, c->tids, false))
+			return -1;
+		snprintf(c->target, sizeof(c->target), "thread id '%s'", c->tids);
+	} else {
+		size_t len = 0;
+
+		len += (size_t)snprintf(c->target, sizeof(c->target), "'");
+		for (char **a = c->argv; *a && len < sizeof(c->target); a++)
+			len += (size_t)snprintf(c->target + len, sizeof(c->target) - len, "%s%s",
+						a == c->argv ? "" : " ", *a);
+		if (len < sizeof(c->target))
+			snprintf(c->target + len, sizeof(c->target) - len, "'");
+	}
+	return 0;
+}
+
+static int setup_slots(struct stat_cmd *c)
+{
+	c->aggr = AGGR_GLOBAL;
+	c->nr_slots = 1;
+	if (c->no_aggr && c->nr_cpus) {
+		c->aggr = AGGR_CPU;
+		c->nr_slots = c->nr_cpus;
+	} else if (c->per_thread && c->nr_threads) {
+		c->aggr = AGGR_THREAD;
+		c->nr_slots = c->nr_threads;
+	}
+	c->slot_names = calloc((size_t)c->nr_slots, sizeof(char *));
+	if (!c->slot_names)
+		return -1;
+	for (int s = 0; s < c->nr_slots; s++) {
+		if (c->aggr == AGGR_CPU) {
+			if (asprintf(&c->slot_names[s], "CPU%d", c->cpus[s]) < 0)
+				return -1;
+		} else if (c->aggr == AGGR_THREAD) {
+			if (!(c->slot_names[s] = thread_name(c->threads[s])))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void cleanup(struct stat_cmd *c)
+{
+	pk_event_list_free(&c->events);
+	free(c->cpus);
+	free(c->threads);
+	for (int s = 0; c->slot_names && s < c->nr_slots; s++)
+		free(c->slot_names[s]);
+	free(c->slot_names);
+	if (c->out && c->out != stderr)
+		fclose(c->out);
+}
+
+/*
+ * perf groups thousands as the locale says ("%'"); loading a locale costs
+ * more than the rest of a short run, so skip it for the C locales.
+ */
+static void set_numeric_locale(void)
+{
+	const char *names[] = {"LC_ALL", "LC_NUMERIC", "LANG"}, *v = NULL;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !v; i++) {
+		v = getenv(names[i]);
+		if (v && !*v)
+			v = NULL;
+	}
+	if (!v || !strcmp(v, "C") || !strcmp(v, "POSIX") || !strncmp(v, "C.", 2))
+		return;
+	setlocale(LC_NUMERIC, "");
+}
 
 int cmd_stat(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("stat: not implemented yet");
-	return 1;
+	struct stat_cmd c = {0};
+	int ret;
+
+	set_numeric_locale();
+	ret = parse_options(&c, argc, argv);
+	cli_setup_library_output(c.verbose);
+	if (ret >= 0)
+		goto out;
+	ret = 1;
+	if (setup_targets(&c) || setup_slots(&c))
+		goto out;
+	c.out = stderr;
+	if (c.output) {
+		time_t now = time(NULL);
+
+		c.out = fopen(c.output, "w");
+		if (!c.out) {
+			cli_error("stat: cannot open '%s': %s", c.output, strerror(errno));
+			goto out;
+		}
+		fprintf(c.out, "# started on %s\n", ctime(&now));
+	}
+	/* One write at the end rather than one per fprintf to unbuffered stderr. */
+	if (c.out == stderr && !c.interval_ms)
+		setvbuf(stderr, NULL, _IOFBF, 1 << 16);
+	ret = stat_run_all(&c);
+	fflush(c.out);
+out:
+	cleanup(&c);
+	return ret;
 }
