@@ -492,6 +492,7 @@ static void test_bad_attr_section(void **state)
 	build_file(&b, false, 112);
 	patch64(&b, 32, 1ull << 40); /* attrs size far past the end */
 	assert_int_equal(drain(&b, &nr), -EINVAL);
+	buf_free(&b);
 	build_file(&b, true, 112);
 	patch64(&b, 16, 8); /* attr size smaller than any attr */
 	assert_int_equal(drain(&b, &nr), -EINVAL);
