@@ -342,16 +342,18 @@ static int open_stream(struct pk_reader *r)
 	return open_file_mode(r, p);
 }
 
-/* Like perf, refuse a file that someone else owns unless forced. */
+/* Like perf, refuse a file owned by neither us nor root unless forced: a
+ * planted file could feed a privileged reader anything. */
 static int check_owner(struct pk_reader *r)
 {
 	struct stat st;
 
 	if (r->opts.force || fstat(r->fd, &st) || !S_ISREG(st.st_mode))
 		return 0;
-	if (st.st_uid != geteuid() && geteuid() != 0)
+	if (st.st_uid != geteuid() && st.st_uid != 0)
 		return pki_reader_fail(r, -EPERM, 0,
-				       "file is owned by uid %u, not by you (use -f to read it)",
+				       "file is owned by uid %u, neither you nor root "
+				       "(use -f to read it anyway)",
 				       (unsigned int)st.st_uid);
 	return 0;
 }
