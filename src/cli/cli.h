@@ -16,6 +16,7 @@ struct cli_command {
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /* report's modes, each in its own file */
 int report_stats(struct pk_reader *r, FILE *out);

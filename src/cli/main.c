@@ -10,6 +10,7 @@ static const struct cli_command commands[] = {
 	{"report", cmd_report, "Read perf.data and display the profile"},
 	{"stat", cmd_stat, "Run a command and gather performance counter statistics"},
 	{"list", cmd_list, "List all symbolic event types"},
+	{"record", cmd_record, "Run a command and record its profile into perf.data"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit/recorder.h - sample a command, processes, threads or the whole
+ * system into perf.data (what `perfkit record` does, as a library).
+ *
+ *	struct pk_recorder *rec;
+ *	struct pk_recorder_opts o = {.sz = sizeof(o), .argv = cmd, .output = "perf.data"};
+ *	if (pk_recorder_open(&rec, &o))
+ *		fprintf(stderr, "%s\n", pk_recorder_error(rec));
+ *	pk_recorder_run(rec);                  (until the command exits or
+ *	                                        pk_recorder_stop() is called)
+ *	pk_recorder_finish(rec, &summary);     (always leaves a valid file)
+ *	pk_recorder_close(rec);
+ *
+ * Events are opened per CPU (and per thread with -p/-t), one ring buffer
+ * per CPU takes every event of that CPU, each drain ends with a
+ * FINISHED_ROUND, and the state that existed before the recording (the
+ * kernel map, threads and their mappings) is synthesized from /proc.
+ */
+#ifndef PERFKIT_RECORDER_H
+#define PERFKIT_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <perfkit/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pk_callgraph {
+	PK_CALLGRAPH_NONE = 0,
+	PK_CALLGRAPH_FP,    /* frame pointers: PERF_SAMPLE_CALLCHAIN */
+	PK_CALLGRAPH_DWARF, /* user registers and stack for unwinding */
+};
+
+struct pk_recorder_opts {
+	size_t sz;			    /* sizeof(struct pk_recorder_opts) */
+	const struct pk_event_list *events; /* NULL/empty: cycles, falling back
+					     * to cpu-clock without a PMU */
+	uint64_t freq;			    /* -F; 0: 4000 unless period is set */
+	uint64_t period;		    /* -c */
+	enum pk_callgraph callgraph;
+	uint32_t dwarf_stack_size; /* 0 = 8192 */
+	bool system_wide;	   /* -a */
+	const char *cpu_list;	   /* -C "0-3,7" */
+	const char *pid_list;	   /* -p "12,34" */
+	const char *tid_list;	   /* -t "12,34" */
+	char *const *argv;	   /* command to run (NULL-terminated) */
+	size_t mmap_pages;	   /* -m: data pages per CPU (power of 2), 0 = 128 */
+	bool no_inherit;	   /* do not follow children */
+	bool inherit_stat;	   /* -s */
+	bool sample_addr;	   /* -d */
+	bool switch_events;	   /* --switch-events */
+	bool namespaces;	   /* --namespaces */
+	bool use_clockid;	   /* -k */
+	int clockid;
+	bool no_buildid;    /* leave BUILD_ID out */
+	const char *output; /* path, "-" for pipe mode; default perf.data */
+	int compress_level; /* -z: > 0 */
+	int cmdline_argc;   /* for the CMDLINE feature */
+	char *const *cmdline_argv;
+};
+
+struct pk_recorder;
+
+/*
+ * Check the options, open the events, map the rings, start the output and
+ * synthesize the existing state; a command is forked and waits for
+ * pk_recorder_run().  Returns 0 or a negative errno; *out is set whenever
+ * memory allowed, so pk_recorder_error() can explain; close it in both
+ * cases.
+ */
+int pk_recorder_open(struct pk_recorder **out, const struct pk_recorder_opts *opts);
+
+/* One line saying what went wrong (may span lines for permission
+ * problems); owned by the recorder, never NULL. */
+const char *pk_recorder_error(const struct pk_recorder *r);
+
+/* Informational notes gathered while opening (e.g. the cpu-clock
+ * fallback), one per line, or "" ; owned by the recorder. */
+const char *pk_recorder_notes(const struct pk_recorder *r);
+
+/*
+ * Start the command (if any) and record until it exits, every traced
+ * thread is gone, pk_recorder_stop() is called, or writing fails.
+ * Returns 0 or a negative errno (the file is still finished by
+ * pk_recorder_finish()).
+ */
+int pk_recorder_run(struct pk_recorder *r);
+
+/* Ask pk_recorder_run() to return.  Async-signal-safe. */
+void pk_recorder_stop(struct pk_recorder *r);
+
+struct pk_recorder_summary {
+	uint64_t bytes;			      /* output size */
+	uint64_t samples;		      /* SAMPLE records written */
+	uint64_t lost;			      /* samples the kernel reported lost */
+	uint64_t lost_records;		      /* LOST records */
+	uint64_t wakeups;		      /* drains that found data */
+	uint64_t raw_bytes, compressed_bytes; /* with -z */
+	bool command_ran;
+	int command_status; /* waitpid() status of the command */
+	bool write_failed;
+};
+
+/* Drain what is left, write the features and the final header (rename
+ * into place).  0 or a negative errno; *s is filled in both cases. */
+int pk_recorder_finish(struct pk_recorder *r, struct pk_recorder_summary *s);
+
+/* Whether pk_recorder_finish() will produce a file: false when the
+ * command could not be started (the output is then removed at close). */
+bool pk_recorder_has_output(const struct pk_recorder *r);
+
+/* Stop the command if it still runs, close everything. */
+void pk_recorder_close(struct pk_recorder *r);
+
+/* Output path (as given). */
+const char *pk_recorder_output(const struct pk_recorder *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

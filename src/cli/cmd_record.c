@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+/* perfkit record: perf's options, a recorder from the library, a summary. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include <perfkit/recorder.h>
+#include "cli.h"
+
+struct record_cmd {
+	struct pk_recorder_opts o;
+	struct pk_event_list events;
+	bool quiet;
+	int verbose;
+};
+
+static struct pk_recorder *volatile active;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (active)
+		pk_recorder_stop(active);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit record [<options>] [<command>]\n"
+		"   or: perfkit record [<options>] -- <command> [<options>]\n\n"
+		"    -e, --event <event>       event selector (repeatable); see 'perfkit list'\n"
+		"    -F, --freq <n>            sample at this frequency (Hz), or 'max'\n"
+		"    -c, --count <n>           sample every n events\n"
+		"    -g                        record call chains (frame pointers)\n"
+		"        --call-graph <mode>   fp or dwarf[,stack size]\n"
+		"    -a, --all-cpus            system-wide collection from all CPUs\n"
+		"    -C, --cpu <cpus>          only these CPUs (0-3,7)\n"
+		"    -p, --pid <pids>          record existing process(es)\n"
+		"    -t, --tid <tids>          record existing thread(s)\n"
+		"    -o, --output <file>       output file (default perf.data; '-' = pipe mode)\n"
+		"    -m, --mmap-pages <n>      ring buffer pages per CPU (power of 2) or size "
+		"(512K)\n"
+		"    -s, --stat                per-thread counts (inherit_stat)\n"
+		"    -T, --timestamp           record sample timestamps (always on)\n"
+		"    -d, --data                record sample data addresses\n"
+		"        --switch-events       record context switches\n"
+		"        --namespaces          record namespace events\n"
+		"    -k, --clockid <clock>     monotonic, monotonic_raw, realtime, boottime, tai\n"
+		"    -z, --compression-level[=n]  zstd-compress records (default level 1)\n"
+		"    -i, --no-inherit          child tasks do not inherit the events\n"
+		"    -B, --no-buildid          do not collect build ids\n"
+		"    -q, --quiet               print nothing but errors\n"
+		"    -v, --verbose             be more verbose\n");
+}
+
+static int parse_u64(const char *s, const char *opt, uint64_t min, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || s[0] == '-' || v < min) {
+		cli_error("record: invalid value '%s' for %s", s, opt);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_freq(const char *s, uint64_t *out)
+{
+	if (!strcmp(s, "max")) {
+		FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+		unsigned long long v = 0;
+		bool ok = f && fscanf(f, "%llu", &v) == 1 && v > 0;
+
+		if (f)
+			fclose(f);
+		if (!ok) {
+			cli_error("record: cannot read the maximum sample rate");
+			return -1;
+		}
+		*out = v;
+		return 0;
+	}
+	return parse_u64(s, "-F", 1, out);
+}
+
+/* Pages, or a size with a B/K/M/G suffix turned into pages. */
+static int parse_mmap_pages(const char *s, size_t *out)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *end;
+	unsigned long long v, mult = 0;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-')
+		goto bad;
+	switch (*end) {
+	case 0:
+		break;
+	case 'B':
+	case 'b':
+		mult = 1;
+		break;
+	case 'K':
+	case 'k':
+		mult = 1ULL << 10;
+		break;
+	case 'M':
+	case 'm':
+		mult = 1ULL << 20;
+		break;
+	case 'G':
+	case 'g':
+		mult = 1ULL << 30;
+		break;
+	default:
+		goto bad;
+	}
+	if (*end && end[1])
+		goto bad;
+	if (mult) {
+		unsigned long long pages = v * mult / (unsigned long long)page, p2 = 1;
+
+		while (p2 < pages)
+			p2 <<= 1;
+		v = p2;
+	}
+	if (v == 0 || v > (1u << 20) || (v & (v - 1)))
+		goto bad;
+	*out = (size_t)v;
+	return 0;
+bad:
+	cli_error("record: invalid -m value '%s': a power of 2 number of pages, or a size "
+		  "like 512K",
+		  s);
+	return -1;
+}
+
+static int parse_clockid(const char *s, int *out)
+{
+	static const struct {
+		const char *name;
+		int id;
+	} clocks[] = {
+		{"monotonic", CLOCK_MONOTONIC},
+		{"mono", CLOCK_MONOTONIC},
+		{"monotonic_raw", CLOCK_MONOTONIC_RAW},
+		{"raw", CLOCK_MONOTONIC_RAW},
+		{"realtime", CLOCK_REALTIME},
+		{"real", CLOCK_REALTIME},
+		{"boottime", CLOCK_BOOTTIME},
+		{"boot", CLOCK_BOOTTIME},
+		{"tai", CLOCK_TAI},
+	};
+	const char *n = !strncasecmp(s, "CLOCK_", 6) ? s + 6 : s;
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!strcasecmp(n, clocks[i].name)) {
+			*out = clocks[i].id;
+			return 0;
+		}
+	}
+	if (parse_u64(s, "-k", 0, &v) || v > 64)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_call_graph(struct record_cmd *c, const char *s)
+{
+	uint64_t size;
+
+	if (!strcmp(s, "fp")) {
+		c->o.callgraph = PK_CALLGRAPH_FP;
+		return 0;
+	}
+	if (!strncmp(s, "dwarf", 5) && (s[5] == 0 || s[5] == ',')) {
+		c->o.callgraph = PK_CALLGRAPH_DWARF;
+		if (s[5] == ',') {
+			if (parse_u64(s + 6, "--call-graph dwarf", 8, &size) || size > 65528) {
+				cli_error("record: dwarf stack size must be 8..65528");
+				return -1;
+			}
+			c->o.dwarf_stack_size = (uint32_t)((size + 7) & ~7ULL);
+		}
+		return 0;
+	}
+	cli_error("record: unknown --call-graph mode '%s' (fp or dwarf[,size])", s);
+	return -1;
+}
+
+static int add_events(struct record_cmd *c, const char *str)
+{
+	struct pk_parse_error perr = {0};
+	int err = pk_event_list_parse(&c->events, str, NULL, &perr);
+
+	if (err) {
+		cli_error("record: event syntax error: '%s'", str);
+		fprintf(stderr, "%*s^ %s\n", (int)(perr.pos + 33), "", perr.msg);
+		fprintf(stderr, "Run 'perfkit list' for a list of valid events\n");
+		return -1;
+	}
+	return 0;
+}
+
+enum {
+	OPT_CALL_GRAPH = 256,
+	OPT_SWITCH_EVENTS,
+	OPT_NAMESPACES,
+};
+
+static const struct option long_opts[] = {
+	{"event", required_argument, NULL, 'e'},
+	{"freq", required_argument, NULL, 'F'},
+	{"count", required_argument, NULL, 'c'},
+	{"call-graph", required_argument, NULL, OPT_CALL_GRAPH},
+	{"all-cpus", no_argument, NULL, 'a'},
+	{"cpu", required_argument, NULL, 'C'},
+	{"pid", required_argument, NULL, 'p'},
+	{"tid", required_argument, NULL, 't'},
+	{"output", required_argument, NULL, 'o'},
+	{"mmap-pages", required_argument, NULL, 'm'},
+	{"stat", no_argument, NULL, 's'},
+	{"timestamp", no_argument, NULL, 'T'},
+	{"data", no_argument, NULL, 'd'},
+	{"switch-events", no_argument, NULL, OPT_SWITCH_EVENTS},
+	{"namespaces", no_argument, NULL, OPT_NAMESPACES},
+	{"clockid", required_argument, NULL, 'k'},
+	{"compression-level", optional_argument, NULL, 'z'},
+	{"no-inherit", no_argument, NULL, 'i'},
+	{"no-buildid", no_argument, NULL, 'B'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int parse_one(struct record_cmd *c, int opt, const char *arg)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case 'e':
+		return add_events(c, arg);
+	case 'F':
+		return parse_freq(arg, &c->o.freq);
+	case 'c':
+		return parse_u64(arg, "-c", 1, &c->o.period);
+	case 'g':
+		c->o.callgraph = PK_CALLGRAPH_FP;
+		return 0;
+	case OPT_CALL_GRAPH:
+		return parse_call_graph(c, arg);
+	case 'a':
+		c->o.system_wide = true;
+		return 0;
+	case 'C':
+		c->o.cpu_list = arg;
+		return 0;
+	case 'p':
+		c->o.pid_list = arg;
+		return 0;
+	case 't':
+		c->o.tid_list = arg;
+		return 0;
+	case 'o':
+		c->o.output = arg;
+		return 0;
+	case 'm':
+		return parse_mmap_pages(arg, &c->o.mmap_pages);
+	case 's':
+		c->o.inherit_stat = true;
+		return 0;
+	case 'T':
+		return 0;
+	case 'd':
+		c->o.sample_addr = true;
+		return 0;
+	case OPT_SWITCH_EVENTS:
+		c->o.switch_events = true;
+		return 0;
+	case OPT_NAMESPACES:
+		c->o.namespaces = true;
+		return 0;
+	case 'k':
+		c->o.use_clockid = true;
+		return parse_clockid(arg, &c->o.clockid);
+	case 'z':
+		c->o.compress_level = 1;
+		if (arg && (parse_u64(arg, "-z", 1, &v) || v > 22)) {
+			cli_error("record: compression level must be 1..22");
+			return -1;
+		}
+		if (arg)
+			c->o.compress_level = (int)v;
+		return 0;
+	case 'i':
+		c->o.no_inherit = true;
+		return 0;
+	case 'B':
+		c->o.no_buildid = true;
+		return 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
+	case 'v':
+		c->verbose++;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int parse_args(struct record_cmd *c, int argc, char **argv)
+{
+	int opt;
+
+	optind = 1;
+	opterr = 1;
+	while ((opt = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:sTdk:z::iBqvh", long_opts,
+				  NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout);
+			exit(0);
+		}
+		if (opt == '?' || parse_one(c, opt, optarg)) {
+			if (opt == '?')
+				usage(stderr);
+			return -1;
+		}
+	}
+	c->o.argv = optind < argc ? argv + optind : NULL;
+	return 0;
+}
+
+static void print_notes(const char *notes)
+{
+	while (*notes) {
+		const char *nl = strchr(notes, '\n');
+		int len = nl ? (int)(nl - notes) : (int)strlen(notes);
+
+		fprintf(stderr, "Note: %.*s\n", len, notes);
+		notes += len + (nl ? 1 : 0);
+	}
+}
+
+static void print_summary(const struct record_cmd *c, const struct pk_recorder_summary *s)
+{
+	fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
+		(unsigned long long)s->wakeups);
+	fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples",
+		(double)s->bytes / (1024.0 * 1024.0),
+		strcmp(c->o.output, "-") ? c->o.output : "<stdout>",
+		(unsigned long long)s->samples);
+	if (c->o.compress_level > 0 && s->compressed_bytes)
+		fprintf(stderr, ", compressed %.1fx",
+			(double)s->raw_bytes / (double)s->compressed_bytes);
+	fprintf(stderr, ", %llu lost) ]\n", (unsigned long long)s->lost);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_cmd c = {0};
+	struct pk_recorder_summary sum;
+	struct pk_recorder *rec = NULL;
+	struct sigaction sa = {0};
+	int err, ferr;
+
+	c.o.sz = sizeof(c.o);
+	c.o.output = "perf.data";
+	if (parse_args(&c, argc, argv))
+		return 1;
+	cli_setup_library_output(c.quiet ? -1 : c.verbose);
+	c.o.events = &c.events;
+	/* main() passes argv + 1: CMDLINE gets "perfkit record ..." whole */
+	c.o.cmdline_argc = argc + 1;
+	c.o.cmdline_argv = argv - 1;
+	if (!strcmp(c.o.output, "-") && isatty(STDOUT_FILENO)) {
+		cli_error("record: refusing to write pipe-mode data to a terminal");
+		return 1;
+	}
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* a closed terminal still gets a valid file */
+	signal(SIGPIPE, SIG_IGN);
+
+	err = pk_recorder_open(&rec, &c.o);
+	if (rec && !c.quiet)
+		print_notes(pk_recorder_notes(rec));
+	if (err) {
+		cli_error("record: %s", rec ? pk_recorder_error(rec) : strerror(-err));
+		goto out;
+	}
+	active = rec;
+	err = pk_recorder_run(rec);
+	if (err)
+		cli_error("record: %s", pk_recorder_error(rec));
+	if (err && !pk_recorder_has_output(rec))
+		goto out; /* the command could not start: no file */
+	ferr = pk_recorder_finish(rec, &sum);
+	active = NULL;
+	if (ferr && ferr != err)
+		cli_error("record: %s", pk_recorder_error(rec));
+	if (!c.quiet)
+		print_summary(&c, &sum);
+	err = err ? err : ferr;
+out:
+	active = NULL;
+	pk_recorder_close(rec);
+	pk_event_list_free(&c.events);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The events of a recording: their attrs (sampling, what to track), one
+ * descriptor per event, CPU and thread, and one ring per CPU that every
+ * descriptor of that CPU writes into.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "internal.h"
+#include "recorder_internal.h"
+
+#define DEFAULT_FREQ	  4000
+#define DWARF_REGS_X86_64 0xff0fffULL /* ax..r15 without the segment registers */
+
+static long read_proc_long(const char *path, long dflt)
+{
+	FILE *f = fopen(path, "re");
+	long v;
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+static uint64_t sample_type_for(const struct pk_recorder *r)
+{
+	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		      PERF_SAMPLE_PERIOD;
+
+	if (!r->per_task)
+		st |= PERF_SAMPLE_CPU;
+	if (r->o.callgraph != PK_CALLGRAPH_NONE)
+		st |= PERF_SAMPLE_CALLCHAIN;
+	if (r->o.callgraph == PK_CALLGRAPH_DWARF)
+		st |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	if (r->o.sample_addr)
+		st |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	return st;
+}
+
+static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, bool tracking)
+{
+	bool tracepoint = a->type == PERF_TYPE_TRACEPOINT;
+
+	a->size = sizeof(*a);
+	/* bits the parser asked for (e.g. RAW) stay; the common layout is ours */
+	a->sample_type |= r->sample_type;
+	if (tracepoint)
+		a->sample_type |= PERF_SAMPLE_RAW;
+	a->read_format = PERF_FORMAT_ID;
+	if (tracepoint && !r->o.period && !r->o.freq && !a->sample_period) {
+		a->freq = 0;
+		a->sample_period = 1; /* every occurrence, as perf does */
+	} else if (r->o.period) {
+		a->freq = 0;
+		a->sample_period = r->o.period;
+	} else if (r->o.freq || !a->sample_period) {
+		a->freq = 1;
+		a->sample_freq = r->o.freq ? r->o.freq : DEFAULT_FREQ;
+	}
+	a->sample_id_all = 1;
+	/* wake up at a quarter of the ring rather than the kernel's half:
+	 * more headroom before the kernel has to drop samples */
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)((r->o.mmap_pages ? r->o.mmap_pages : 128) *
+					 (size_t)sysconf(_SC_PAGESIZE) / 4);
+	a->disabled = 1;
+	a->inherit = r->per_task && !r->o.no_inherit;
+	a->inherit_stat = r->o.inherit_stat;
+	a->enable_on_exec = r->trace_command;
+	if (r->o.use_clockid) {
+		a->use_clockid = 1;
+		a->clockid = r->o.clockid;
+	}
+	if (r->o.callgraph == PK_CALLGRAPH_DWARF) {
+		a->sample_regs_user = DWARF_REGS_X86_64;
+		a->sample_stack_user = r->o.dwarf_stack_size ? r->o.dwarf_stack_size : 8192;
+		a->exclude_callchain_user = 1;
+	}
+	if (r->o.callgraph != PK_CALLGRAPH_NONE)
+		a->sample_max_stack =
+			(uint16_t)read_proc_long("/proc/sys/kernel/perf_event_max_stack", 127);
+	if (!tracking)
+		return;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	a->mmap_data = r->data_maps;
+	a->context_switch = r->o.switch_events;
+	a->namespaces = r->o.namespaces;
+}
+
+static int add_event(struct pk_recorder *r, const struct perf_event_attr *attr, const char *name,
+		     int leader, int group_size)
+{
+	struct rec_event *n = realloc(r->ev, (r->nr_ev + 1) * sizeof(*n));
+	struct rec_event *e;
+
+	if (!n)
+		return -ENOMEM;
+	r->ev = n;
+	e = &n[r->nr_ev];
+	memset(e, 0, sizeof(*e));
+	e->attr = *attr;
+	e->name = strdup(name);
+	e->leader = leader;
+	e->group_size = group_size;
+	e->fds = malloc((size_t)r->nr_cpus * r->nr_threads * sizeof(int));
+	e->ids = malloc((size_t)r->nr_cpus * r->nr_threads * sizeof(uint64_t));
+	if (!e->name || !e->fds || !e->ids)
+		return -ENOMEM;
+	for (int i = 0; i < r->nr_cpus * r->nr_threads; i++)
+		e->fds[i] = -1;
+	r->nr_ev++;
+	return 0;
+}
+
+int pki_rec_setup_events(struct pk_recorder *r)
+{
+	const struct pk_event_list *list = r->o.events;
+	long max_rate = read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 100000);
+	int err;
+
+	if (r->o.freq && (long long)r->o.freq > max_rate)
+		return pki_rec_fail(r, -EINVAL,
+				    "-F %llu is above the maximum sample rate %ld "
+				    "(/proc/sys/kernel/perf_event_max_sample_rate)",
+				    (unsigned long long)r->o.freq, max_rate);
+	r->sample_type = sample_type_for(r);
+	if (!list || !list->nr) {
+		struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE,
+					    .config = PERF_COUNT_HW_CPU_CYCLES};
+
+		configure_attr(r, &a, true);
+		return add_event(r, &a, "cycles", 0, 1);
+	}
+	for (size_t i = 0; i < list->nr; i++) {
+		struct perf_event_attr a = list->ev[i].attr;
+
+		configure_attr(r, &a, i == 0);
+		err = add_event(r, &a, list->ev[i].name ? list->ev[i].name : "event",
+				list->ev[i].leader, list->ev[i].group_size);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd)
+{
+	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int permission_error(struct pk_recorder *r, int err, const char *name)
+{
+	long paranoid = read_proc_long("/proc/sys/kernel/perf_event_paranoid", 2);
+
+	return pki_rec_fail(
+		r, err,
+		"no permission to open event %s: kernel.perf_event_paranoid is %ld.\n"
+		"  -1: no restriction; 0: system-wide (-a/-C) profiling too, but no raw "
+		"tracepoint data;\n"
+		"  1: user and kernel profiling of your own processes; 2: user-space "
+		"profiling of your own processes only.\n"
+		"  Run as root, or give the program CAP_PERFMON (Linux 5.8+; "
+		"CAP_SYS_ADMIN before), or lower the setting:\n"
+		"  sysctl -w kernel.perf_event_paranoid=1",
+		name, paranoid);
+}
+
+static int open_error(struct pk_recorder *r, int err, const struct rec_event *e, int cpu, pid_t pid)
+{
+	switch (err) {
+	case -EACCES:
+	case -EPERM:
+		return permission_error(r, err, e->name);
+	case -ESRCH:
+		return pki_rec_fail(r, err, "thread %d does not exist (any more)", pid);
+	case -ENOENT:
+	case -ENODEV:
+	case -EOPNOTSUPP:
+		return pki_rec_fail(r, err, "event %s is not supported on this machine", e->name);
+	case -EMFILE:
+	case -ENFILE:
+		return pki_rec_fail(r, err, "too many open files: raise the limit (ulimit -n)");
+	case -EINVAL:
+		return pki_rec_fail(r, err,
+				    "event %s cannot be opened on CPU %d with these settings "
+				    "(sampling rate, call graph or modifier not accepted)",
+				    e->name, cpu);
+	default:
+		return pki_rec_fail(r, err, "cannot open event %s on CPU %d: %s", e->name, cpu,
+				    strerror(-err));
+	}
+}
+
+static int open_one(struct pk_recorder *r, int ei, int ci, int ti)
+{
+	struct rec_event *e = &r->ev[ei];
+	int slot = ci * r->nr_threads + ti;
+	int group_fd = -1;
+	int fd;
+
+	if (e->leader != ei && e->leader >= 0 && e->leader < r->nr_ev)
+		group_fd = r->ev[e->leader].fds[slot];
+	e->attr.disabled = e->leader == ei || group_fd < 0;
+	fd = sys_perf_event_open(&e->attr, r->threads[ti], r->cpus[ci], group_fd);
+	if (fd < 0)
+		return fd;
+	e->fds[slot] = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &e->ids[e->nr_ids]))
+		return -errno;
+	e->nr_ids++;
+	return 0;
+}
+
+/* Without a PMU, cycles becomes cpu-clock; without the right to profile
+ * the kernel, user space only: as perf does, with a note. */
+static bool fall_back(struct pk_recorder *r, int ei, int err)
+{
+	struct rec_event *e = &r->ev[ei];
+
+	if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config == PERF_COUNT_HW_CPU_CYCLES &&
+	    (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP || err == -ENXIO ||
+	     (err == -EINVAL && !(r->o.events && r->o.events->nr)))) {
+		const char *mod = strchr(e->name, ':');
+		char *name;
+
+		if (asprintf(&name, "cpu-clock%s", mod ? mod : "") < 0)
+			return false;
+		e->attr.type = PERF_TYPE_SOFTWARE;
+		e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+		e->attr.precise_ip = 0;
+		free(e->name);
+		e->name = name;
+		pki_rec_note(
+			r, "The cycles event is not supported, trying to fall back to cpu-clock.");
+		return true;
+	}
+	if ((err == -EACCES || err == -EPERM) && !e->attr.exclude_kernel) {
+		e->attr.exclude_kernel = 1;
+		e->attr.exclude_hv = 1;
+		pki_rec_note(r, "kernel.perf_event_paranoid restricts kernel profiling: "
+				"recording user space only.");
+		return true;
+	}
+	return false;
+}
+
+int pki_rec_open_events(struct pk_recorder *r)
+{
+	for (int ei = 0; ei < r->nr_ev; ei++) {
+		for (int ci = 0; ci < r->nr_cpus; ci++) {
+			for (int ti = 0; ti < r->nr_threads; ti++) {
+				int err = open_one(r, ei, ci, ti);
+
+				/* at most two fallbacks, on the event's first descriptor */
+				for (int k = 0;
+				     k < 2 && err && ci == 0 && ti == 0 && fall_back(r, ei, err);
+				     k++)
+					err = open_one(r, ei, ci, ti);
+				if (err)
+					return open_error(r, err, &r->ev[ei], r->cpus[ci],
+							  r->threads[ti]);
+			}
+		}
+	}
+	return 0;
+}
+
+static void unmap_rings(struct pk_recorder *r)
+{
+	for (int i = 0; i < r->nr_rings; i++)
+		pk_ring_unmap(r->rings[i]);
+	r->nr_rings = 0;
+}
+
+static int map_first_fds(struct pk_recorder *r, size_t pages)
+{
+	struct pk_ring_opts ro = {.sz = sizeof(ro), .data_pages = pages};
+
+	for (int ci = 0; ci < r->nr_cpus; ci++) {
+		int err = pk_ring_map(&r->rings[ci], r->ev[0].fds[ci * r->nr_threads], &ro);
+
+		if (err) {
+			unmap_rings(r);
+			return err;
+		}
+		r->nr_rings++;
+	}
+	return 0;
+}
+
+int pki_rec_map_rings(struct pk_recorder *r)
+{
+	size_t pages = r->o.mmap_pages ? r->o.mmap_pages : 128;
+	int err;
+
+	r->rings = calloc(r->nr_cpus, sizeof(*r->rings));
+	if (!r->rings)
+		return -ENOMEM;
+	while ((err = map_first_fds(r, pages)) == -EPERM && pages > 1 && !r->o.mmap_pages)
+		pages /= 2;
+	if (err == -EPERM)
+		return pki_rec_fail(r, err,
+				    "cannot lock %zu pages per CPU for the ring buffers: over the "
+				    "limit of /proc/sys/kernel/perf_event_mlock_kb and ulimit -l; "
+				    "try a smaller -m",
+				    pages);
+	if (err)
+		return pki_rec_fail(r, err, "cannot map the ring buffer: %s", strerror(-err));
+	if (pages != (r->o.mmap_pages ? r->o.mmap_pages : 128))
+		pki_rec_note(r, "mlock limit: using %zu pages per CPU for the ring buffers", pages);
+	r->mmap_pages = pages;
+	for (int ei = 0; ei < r->nr_ev; ei++) {
+		for (int ci = 0; ci < r->nr_cpus; ci++) {
+			int target = r->ev[0].fds[ci * r->nr_threads];
+
+			for (int ti = 0; ti < r->nr_threads; ti++) {
+				int fd = r->ev[ei].fds[ci * r->nr_threads + ti];
+
+				if (fd == target)
+					continue;
+				err = pk_ring_redirect(fd, target);
+				if (err)
+					return pki_rec_fail(r, err,
+							    "cannot share the ring of CPU %d: %s",
+							    r->cpus[ci], strerror(-err));
+			}
+		}
+	}
+	return 0;
+}
+
+int pki_rec_enable(struct pk_recorder *r, bool on)
+{
+	for (int ei = 0; ei < r->nr_ev; ei++) {
+		if (r->ev[ei].leader != ei)
+			continue;
+		for (int i = 0; i < r->nr_cpus * r->nr_threads; i++)
+			if (r->ev[ei].fds[i] >= 0 &&
+			    ioctl(r->ev[ei].fds[i],
+				  on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0))
+				return -errno;
+	}
+	return 0;
+}
+
+void pki_rec_close_events(struct pk_recorder *r)
+{
+	unmap_rings(r);
+	free(r->rings);
+	r->rings = NULL;
+	for (int ei = 0; ei < r->nr_ev; ei++) {
+		for (int i = 0; r->ev[ei].fds && i < r->nr_cpus * r->nr_threads; i++)
+			if (r->ev[ei].fds[i] >= 0)
+				close(r->ev[ei].fds[i]);
+		free(r->ev[ei].fds);
+		free(r->ev[ei].ids);
+		free(r->ev[ei].name);
+	}
+	free(r->ev);
+	r->ev = NULL;
+	r->nr_ev = 0;
+}
