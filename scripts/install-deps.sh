@@ -6,10 +6,13 @@ set -eu
 PKGS="gcc clang llvm meson ninja-build pkg-config make
 libelf-dev libdw-dev libzstd-dev libtraceevent-dev zlib1g-dev
 libcmocka-dev libprotobuf-c-dev protobuf-c-compiler libclang-rt-14-dev
-linux-perf python3 bc zstd"
+linux-perf python3 bc zstd
+nodejs npm chromium"
 
 missing=""
 for p in $PKGS; do
+	# a nodejs from elsewhere (e.g. NodeSource) brings its own npm
+	[ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
 		missing="$missing $p"
 	fi

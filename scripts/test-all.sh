@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 
 passed=0 failed=0 skipped=0 status=0
 
+# The HTML report's front-end (npm); without it the HTML tests skip.
+sh scripts/build-web.sh || echo "test-all: web bundle not built: HTML tests will skip" >&2
+
 # Run one meson test pass and add its counts to the totals.
 run_suite() {
 	dir=$1

@@ -16,7 +16,12 @@ struct cli_command {
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+/* report --html (convert_report.c) */
+bool report_wants_html(int argc, char **argv);
+int report_html(int argc, char **argv);
 
 /* report's modes, each in its own file */
 int report_stats(struct pk_reader *r, FILE *out);

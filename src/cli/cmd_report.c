@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "report_stdio.h"
 
 enum report_mode {
 	MODE_DEFAULT,
@@ -21,6 +22,7 @@ struct report_args {
 	bool show_info;
 	bool force;
 	int verbose;
+	struct report_stdio_opts stdio;
 };
 
 static const char report_usage[] =
@@ -31,11 +33,24 @@ static const char report_usage[] =
 	"    -D, --dump-raw-trace  dump raw trace in ASCII\n"
 	"        --header-only     show only data header\n"
 	"    -I, --show-info       display extended information (full topology etc.)\n"
+	"        --stdio           use the stdio interface (the default)\n"
+	"        --children        accumulate callchains of children (default with -g data)\n"
+	"        --no-children     only self overhead\n"
+	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
+	"    -g, --call-graph <m>  none (graph, flat, folded: not printed yet)\n"
+	"        --percent-limit <n> hide entries below n percent\n"
+	"    -c, --comms <list>    only these comms\n"
+	"        --pid <list>      only these process ids (also --pids)\n"
+	"        --tid <list>      only these thread ids (also --tids)\n"
+	"    -d, --dsos <list>     only these DSOs\n"
+	"    -S, --symbols <list>  only these symbols\n"
+	"        --json            the histogram as JSON\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
 
-enum { OPT_STATS = 256, OPT_HEADER_ONLY };
+enum { OPT_STATS = 256, OPT_HEADER_ONLY, OPT_STDIO, OPT_CHILDREN, OPT_NO_CHILDREN,
+       OPT_PERCENT_LIMIT, OPT_PIDS, OPT_TIDS, OPT_JSON };
 
 static const struct option report_options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -46,6 +61,20 @@ static const struct option report_options[] = {
 	{"force", no_argument, NULL, 'f'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
+	{"stdio", no_argument, NULL, OPT_STDIO},
+	{"children", no_argument, NULL, OPT_CHILDREN},
+	{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
+	{"sort", required_argument, NULL, 's'},
+	{"call-graph", required_argument, NULL, 'g'},
+	{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
+	{"comms", required_argument, NULL, 'c'},
+	{"pid", required_argument, NULL, OPT_PIDS},
+	{"pids", required_argument, NULL, OPT_PIDS},
+	{"tid", required_argument, NULL, OPT_TIDS},
+	{"tids", required_argument, NULL, OPT_TIDS},
+	{"dsos", required_argument, NULL, 'd'},
+	{"symbols", required_argument, NULL, 'S'},
+	{"json", no_argument, NULL, OPT_JSON},
 	{NULL, 0, NULL, 0},
 };
 
@@ -54,7 +83,7 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:DIfvh", report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIfvhs:g:c:d:S:", report_options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -80,6 +109,41 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 		case 'h':
 			fputs(report_usage, stdout);
 			exit(0);
+		case OPT_STDIO:
+			break;
+		case OPT_CHILDREN:
+			a->stdio.children = 1;
+			break;
+		case OPT_NO_CHILDREN:
+			a->stdio.children = 0;
+			break;
+		case 's':
+			a->stdio.sort = optarg;
+			break;
+		case 'g':
+			a->stdio.call_graph = optarg;
+			break;
+		case OPT_PERCENT_LIMIT:
+			a->stdio.percent_limit = strtod(optarg, NULL);
+			break;
+		case 'c':
+			a->stdio.comms = optarg;
+			break;
+		case OPT_PIDS:
+			a->stdio.pids = optarg;
+			break;
+		case OPT_TIDS:
+			a->stdio.tids = optarg;
+			break;
+		case 'd':
+			a->stdio.dsos = optarg;
+			break;
+		case 'S':
+			a->stdio.symbols = optarg;
+			break;
+		case OPT_JSON:
+			a->stdio.json = true;
+			break;
 		default:
 			fputs(report_usage, stderr);
 			return -EINVAL;
@@ -115,16 +179,23 @@ static const char *default_input(void)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = {.mode = MODE_DEFAULT};
+	struct report_args a = {.mode = MODE_DEFAULT, .stdio = {.children = -1}};
 	struct pk_reader_opts opts = {.sz = sizeof(opts)};
 	struct pk_reader *r = NULL;
 	int err;
 
+	if (report_wants_html(argc, argv))
+		return report_html(argc, argv);
 	if (parse_report_args(argc, argv, &a))
 		return 1;
 	cli_setup_library_output(a.verbose);
 	if (!a.input)
 		a.input = default_input();
+	if (a.mode == MODE_DEFAULT) {
+		a.stdio.force = a.force;
+		a.stdio.verbose = a.verbose;
+		return report_stdio(a.input, &a.stdio, stdout);
+	}
 	opts.force = a.force;
 	if (cli_open_reader(&r, a.input, &opts))
 		return 1;

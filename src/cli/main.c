@@ -10,7 +10,9 @@ static const struct cli_command commands[] = {
 	{"report", cmd_report, "Read perf.data and display the profile"},
 	{"stat", cmd_stat, "Run a command and gather performance counter statistics"},
 	{"list", cmd_list, "List all symbolic event types"},
+	{"script", cmd_script, "Read perf.data and display trace output"},
 	{"record", cmd_record, "Run a command and record its profile into perf.data"},
+	{"convert", cmd_convert, "Write perf.data as flame graph, HTML, pprof, speedscope, ..."},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,88 @@
+#!/bin/sh
+# Benchmark perfkit report/script against perf report/script (not run by
+# the tests).
+#
+#   bench/analysis.sh [BUILD_DIR] [WORK_DIR]
+#
+# 1. Records at least 200 MB system-wide with callchains
+#    (perf record -a -g -e cpu-clock -F 10000) while several processes run
+#    (shell loops, a file walker, checksums), unless WORK_DIR already has
+#    bench.data of that size.
+# 2. Runs perf and perfkit on it, each under /usr/bin/time -v:
+#      report --stdio -g none     (children + self, no graphs)
+#      report --stdio --no-children -g none
+#      script
+#    checks each pair of outputs identical (perf's random "Tip" line
+#    dropped) and prints wall time, peak RSS and the perf/perfkit ratios
+#    (targets: report >= 10x, script >= 5x, memory no more than perf's).
+set -eu
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$SRC/build}
+WORK=${2:-/tmp/perfkit-bench-analysis}
+PERFKIT=$BUILD/src/cli/perfkit
+MIN_BYTES=$((200 * 1024 * 1024))
+[ -x "$PERFKIT" ] || { echo "build first: $PERFKIT missing" >&2; exit 1; }
+command -v perf >/dev/null || { echo "perf not installed" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) needed" >&2; exit 1; }
+mkdir -p "$WORK"
+DATA=$WORK/bench.data
+
+workload() { # seconds
+	end=$(($(date +%s) + $1))
+	for n in 1 2 3; do
+		sh -c "while [ \$(date +%s) -lt $end ]; do i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done; done" &
+	done
+	sh -c "while [ \$(date +%s) -lt $end ]; do find /usr -type f 2>/dev/null | head -20000 | xargs -r cat 2>/dev/null | sha256sum >/dev/null; done" &
+	sh -c "while [ \$(date +%s) -lt $end ]; do ls -lR /usr/lib >/dev/null 2>&1; gzip -c /usr/bin/perf >/dev/null; done" &
+	wait
+}
+
+size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
+
+secs=30
+while [ "$(size_of "$DATA")" -lt $MIN_BYTES ]; do
+	echo "recording ${secs}s system-wide with callchains..."
+	perf record -q -a -g -e cpu-clock -F 10000 -o "$DATA" -- sleep "$secs" >/dev/null 2>&1 &
+	rec=$!
+	workload "$secs"
+	wait $rec || true
+	secs=$((secs * 2))
+done
+echo "recording: $DATA, $(($(size_of "$DATA") / 1024 / 1024)) MB"
+
+# run NAME OUT cmd...: wall seconds and peak KB into $WORK/NAME.time
+run() {
+	name=$1 out=$2
+	shift 2
+	/usr/bin/time -v -o "$WORK/$name.time" "$@" 2>/dev/null | grep -v '^# (Tip:' >"$out" || true
+}
+wall() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0;
+	for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$WORK/$1.time"; }
+rss() { awk -F': ' '/Maximum resident set size/ { print $2 }' "$WORK/$1.time"; }
+
+status=0
+compare() { # label perf-name kit-name target
+	if cmp -s "$WORK/$2.out" "$WORK/$3.out"; then
+		same=identical
+	else
+		same="DIFFERENT in $(diff "$WORK/$2.out" "$WORK/$3.out" | grep -c '^<') of $(wc -l <"$WORK/$2.out") lines"
+		status=1
+	fi
+	awk -v l="$1" -v pw="$(wall "$2")" -v kw="$(wall "$3")" -v pm="$(rss "$2")" \
+		-v km="$(rss "$3")" -v t="$4" -v s="$same" 'BEGIN {
+		printf "%-34s perf %8.2fs %8d KB | perfkit %8.2fs %8d KB | %6.1fx faster (target %dx), memory %.2f of perf | output %s\n",
+			l, pw, pm, kw, km, (kw > 0 ? pw / kw : 0), t, (pm > 0 ? km / pm : 0), s }'
+}
+
+run perf-report "$WORK/perf-report.out" perf report -i "$DATA" --stdio -g none
+run kit-report "$WORK/kit-report.out" "$PERFKIT" report -i "$DATA" --stdio -g none
+compare "report --stdio -g none" perf-report kit-report 10
+
+run perf-report-nc "$WORK/perf-report-nc.out" perf report -i "$DATA" --stdio --no-children -g none
+run kit-report-nc "$WORK/kit-report-nc.out" "$PERFKIT" report -i "$DATA" --stdio --no-children -g none
+compare "report --stdio --no-children -g none" perf-report-nc kit-report-nc 10
+
+run perf-script "$WORK/perf-script.out" perf script -i "$DATA"
+run kit-script "$WORK/kit-script.out" "$PERFKIT" script -i "$DATA"
+compare "script" perf-script kit-script 5
+exit $status

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit/session.h - the machine as the recording saw it.
+ *
+ * A session reads a perf.data in time order and keeps, for every moment,
+ * the threads (pid, tid, comm), the memory maps of every process (MMAP,
+ * MMAP2, inherited at FORK), the kernel and its modules.  Each sample is
+ * delivered with its thread, and its addresses resolve to map, DSO and
+ * symbol, the way perf does it.
+ *
+ *	struct pk_session *s;
+ *	struct pk_session_sample ev;
+ *	if (pk_session_open(&s, "perf.data", NULL))
+ *		... pk_session_error(s) ...
+ *	while ((err = pk_session_next(s, &ev)) > 0)
+ *		printf("%s %s\n", pk_thread_comm(ev.thread),
+ *		       ev.loc.sym ? ev.loc.sym->name : "[unknown]");
+ *	pk_session_close(s);
+ */
+#ifndef PERFKIT_SESSION_H
+#define PERFKIT_SESSION_H
+
+#include <perfkit/reader.h>
+#include <perfkit/sample.h>
+#include <perfkit/symbols.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_session;
+struct pk_thread;
+struct pk_dso;
+
+struct pk_session_opts {
+	size_t sz;		/* sizeof(struct pk_session_opts) */
+	bool force;		/* read files owned by another user */
+	bool no_demangle;
+	const char *kallsyms;	/* default "/proc/kallsyms" */
+	const char *buildid_dir; /* default "$HOME/.debug" */
+	const char *debug_dir;	/* default "/usr/lib/debug" */
+};
+
+/* Where an address landed. */
+struct pk_location {
+	uint64_t ip;		/* the address as recorded */
+	uint64_t addr;		/* DSO-relative (what perf prints for callchain
+				 * entries); ip itself when there is no map */
+	const struct pk_dso *dso; /* NULL: in no map */
+	const struct pk_symbol *sym; /* NULL: no symbol */
+	uint8_t cpumode;	/* PERF_RECORD_MISC_* cpumode used */
+};
+
+/* One sample with its context; valid until the next pk_session_next(). */
+struct pk_session_sample {
+	const struct pk_record *rec;
+	const struct pk_attr *attr;
+	struct pk_sample sample;
+	const struct pk_thread *thread;
+	struct pk_location loc;	/* of sample.ip */
+};
+
+/*
+ * Open path ("-" for standard input).  *out is set even on failure (when
+ * memory allowed) so that pk_session_error() can tell why; the caller
+ * closes it in both cases.  Returns 0 or a negative errno.
+ */
+int pk_session_open(struct pk_session **out, const char *path, const struct pk_session_opts *opts);
+void pk_session_close(struct pk_session *s);
+
+/* Last error as one line; owned by the session, never NULL. */
+const char *pk_session_error(const struct pk_session *s);
+
+/* The reader underneath (header, attrs). */
+struct pk_reader *pk_session_reader(const struct pk_session *s);
+
+/*
+ * Process records up to the next sample and deliver it.  Returns 1 with
+ * *ev filled, 0 at the end, or a negative errno (pk_session_error()).
+ * Samples that fail to decode are counted and skipped.
+ */
+int pk_session_next(struct pk_session *s, struct pk_session_sample *ev);
+
+/* Samples skipped because they did not decode. */
+uint64_t pk_session_nr_bad_samples(const struct pk_session *s);
+
+/* Samples the kernel reported lost (LOST_SAMPLES records) so far. */
+uint64_t pk_session_lost_samples(const struct pk_session *s);
+
+/* Resolve addr for thread as perf would with cpumode (user or kernel). */
+void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t cpumode,
+			uint64_t addr, struct pk_location *out);
+
+/* A resolved callchain entry. */
+struct pk_frame {
+	struct pk_location loc;
+};
+
+/*
+ * Resolve the callchain of ev, callee first, context markers removed, at
+ * most max frames.  Returns the number of frames written to frames.
+ */
+size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample *ev,
+			    struct pk_frame *frames, size_t max);
+
+/*
+ * The fields of a tracepoint sample as perf script prints them
+ * ("prev_comm=sh prev_pid=1 ..."), decoded with the event formats of the
+ * recording's TRACING_DATA.  Writes a NUL-terminated string of at most len
+ * bytes to buf; returns its length, or -ENOENT when the event's format is
+ * unknown (or the library was built without libtraceevent).
+ */
+int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample *ev, char *buf,
+			    size_t len);
+
+/* Thread accessors. */
+int32_t pk_thread_pid(const struct pk_thread *t);
+int32_t pk_thread_tid(const struct pk_thread *t);
+const char *pk_thread_comm(const struct pk_thread *t); /* never NULL */
+
+/* DSO accessors: the full name perf prints in script ("/usr/lib/libc.so.6",
+ * "[kernel.kallsyms]"), and the short one report uses ("libc.so.6"). */
+const char *pk_dso_name(const struct pk_dso *d);
+const char *pk_dso_short_name(const struct pk_dso *d);
+bool pk_dso_is_kernel(const struct pk_dso *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit/symbols.h - symbol tables of binaries, of the kernel and of JITs.
+ *
+ * A struct pk_symtab holds the function symbols of one DSO, sorted by
+ * address, in the address space perf uses to symbolize: for ELF user-space
+ * objects that is the file offset (what "ip - map start + map pgoff" gives),
+ * for the kernel the run-time address.  Names are demangled when asked.
+ *
+ *	struct pk_symtab *st;
+ *	if (pk_symtab_load_elf(&st, "/usr/bin/true", NULL, NULL) == 0) {
+ *		const struct pk_symbol *s = pk_symtab_lookup(st, off);
+ *		...
+ *		pk_symtab_free(st);
+ *	}
+ *
+ * Loading never trusts the file: a missing, truncated or corrupt binary is
+ * an error return (or an empty table), never a crash.
+ */
+#ifndef PERFKIT_SYMBOLS_H
+#define PERFKIT_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <perfkit/record.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One symbol: [start, end), name owned by the table. */
+struct pk_symbol {
+	uint64_t start;
+	uint64_t end;
+	const char *name;
+};
+
+struct pk_symtab;
+
+struct pk_symtab_opts {
+	size_t sz;		/* sizeof(struct pk_symtab_opts) */
+	bool no_demangle;	/* keep mangled C++/Rust names */
+	/* Where separate debug info and perf's build-id cache live; NULL for
+	 * the defaults "/usr/lib/debug" and "$HOME/.debug". */
+	const char *debug_dir;
+	const char *buildid_dir;
+	/* kallsyms: kernel symbols move by this much (recorded address of the
+	 * reference symbol minus its address in the file read). */
+	int64_t reloc;
+};
+
+/*
+ * Symbols of the ELF object at path.  When bid is not NULL (size > 0) only
+ * files with that build id are used; separate debug info is looked up by
+ * build id (perf's ~/.debug cache, /usr/lib/debug/.build-id) and by
+ * .gnu_debuglink, and its .symtab is preferred to the binary's .dynsym.
+ * PLT entries get "name@plt" symbols.  Returns 0 and a table the caller
+ * frees with pk_symtab_free(), -ENOENT when no matching file exists,
+ * -EINVAL when the files are not usable ELF.
+ */
+int pk_symtab_load_elf(struct pk_symtab **out, const char *path, const struct pk_build_id *bid,
+		       const struct pk_symtab_opts *opts);
+
+/*
+ * Kernel symbols from a kallsyms file (normally "/proc/kallsyms").  Module
+ * symbols ("name [mod]") are kept with their module in
+ * pk_symtab_module().  Returns 0, or a negative errno.
+ */
+int pk_symtab_load_kallsyms(struct pk_symtab **out, const char *path,
+			    const struct pk_symtab_opts *opts);
+
+/* Address of the first symbol called name in a kallsyms file, or 0. */
+uint64_t pk_kallsyms_lookup_name(const char *path, const char *name);
+
+/*
+ * A JIT's /tmp/perf-PID.map ("START SIZE name" lines, hex).  Returns 0 or
+ * a negative errno (-ENOENT when the file does not exist).
+ */
+int pk_symtab_load_perf_map(struct pk_symtab **out, const char *path,
+			    const struct pk_symtab_opts *opts);
+
+void pk_symtab_free(struct pk_symtab *st);
+
+/* The symbol containing addr, or NULL. */
+const struct pk_symbol *pk_symtab_lookup(const struct pk_symtab *st, uint64_t addr);
+
+/* Symbols in address order. */
+size_t pk_symtab_count(const struct pk_symtab *st);
+const struct pk_symbol *pk_symtab_at(const struct pk_symtab *st, size_t i);
+
+/* Kernel tables: module of the i-th symbol ("" for the kernel proper). */
+const char *pk_symtab_module(const struct pk_symtab *st, size_t i);
+
+/*
+ * Demangle a C++ (Itanium ABI) or Rust symbol name.  Returns a string the
+ * caller frees with free(), or NULL when the name is not mangled or no
+ * demangler is available.
+ */
+char *pk_demangle(const char *name);
+
+/*
+ * Read the GNU build id of the ELF file at path.  Returns 0, -ENOENT, or
+ * -EINVAL (not ELF, or no build id note).
+ */
+int pk_elf_build_id(const char *path, struct pk_build_id *out);
+
+/* The running kernel's build id, from /sys/kernel/notes. */
+int pk_kernel_build_id(struct pk_build_id *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

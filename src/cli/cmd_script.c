@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/* perfkit script: print every sample of a recording, as perf script does. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "script.h"
+
+static const char script_usage[] =
+	"usage: perfkit script [<options>]\n"
+	"\n"
+	"    -i, --input <file>    input file name (default: perf.data, '-' for stdin)\n"
+	"    -F, --fields <list>   comma separated output fields, perf's names:\n"
+	"                          comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,\n"
+	"                          dso,addr,period; '+f'/'-f' adds to/removes from the\n"
+	"                          defaults; 'TYPE:list' (hw,sw,trace,raw) for one type\n"
+	"        --ns              show times in nanoseconds\n"
+	"        --header          show the perf.data header first\n"
+	"    -f, --force           don't complain, do it\n"
+	"        --no-demangle     do not demangle symbol names\n"
+	"    -v, --verbose         be more verbose\n"
+	"    -h, --help            show this help\n";
+
+enum { OPT_NS = 256, OPT_HEADER, OPT_NO_DEMANGLE };
+
+static const struct option script_options[] = {
+	{"input", required_argument, NULL, 'i'},
+	{"fields", required_argument, NULL, 'F'},
+	{"ns", no_argument, NULL, OPT_NS},
+	{"header", no_argument, NULL, OPT_HEADER},
+	{"force", no_argument, NULL, 'f'},
+	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct script_args {
+	const char *input;
+	const char *fields;
+	bool nanosecs, header, force, no_demangle;
+	int verbose;
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+	uint64_t needs;		/* sample_type bits the field needs */
+} field_names[] = {
+	{"comm", SF_COMM, 0},
+	{"tid", SF_TID, PERF_SAMPLE_TID},
+	{"pid", SF_PID, PERF_SAMPLE_TID},
+	{"time", SF_TIME, PERF_SAMPLE_TIME},
+	{"cpu", SF_CPU, PERF_SAMPLE_CPU},
+	{"event", SF_EVENT, 0},
+	{"trace", SF_TRACE, PERF_SAMPLE_RAW},
+	{"ip", SF_IP, PERF_SAMPLE_IP},
+	{"sym", SF_SYM, 0},
+	{"symoff", SF_SYMOFF, 0},
+	{"dso", SF_DSO, 0},
+	{"addr", SF_ADDR, PERF_SAMPLE_ADDR},
+	{"period", SF_PERIOD, 0}, /* attr.sample_period otherwise */
+};
+
+#define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
+#define IP_FIELDS (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM | SF_SYMOFF | \
+		   SF_DSO | SF_PERIOD)
+
+static unsigned default_fields(uint32_t type)
+{
+	switch (type) {
+	case PERF_TYPE_TRACEPOINT:
+		return SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
+	case PERF_TYPE_RAW:
+		return IP_FIELDS | SF_ADDR;
+	default:
+		return IP_FIELDS;
+	}
+}
+
+/* perf's output-type prefixes for "-F type:fields" */
+static int type_of_prefix(const char *p, size_t n)
+{
+	static const char *const names[] = {"hw", "sw", "trace", "raw", "break"};
+	static const int types[] = {PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE,
+				    PERF_TYPE_TRACEPOINT, PERF_TYPE_RAW, PERF_TYPE_BREAKPOINT};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+			return types[i];
+	return -1;
+}
+
+static int field_bit(const char *name, size_t n)
+{
+	for (size_t i = 0; i < NR_FIELDS; i++)
+		if (strlen(field_names[i].name) == n && !strncmp(field_names[i].name, name, n))
+			return (int)i;
+	return -1;
+}
+
+/* Parse -F: returns 0 and fills set/add/del masks, and the type (-1 all). */
+static int parse_fields(const char *spec, int *type, unsigned *set, unsigned *add, unsigned *del)
+{
+	const char *colon = strchr(spec, ':'), *p = spec;
+
+	*type = -1;
+	*set = *add = *del = 0;
+	if (colon) {
+		*type = type_of_prefix(spec, (size_t)(colon - spec));
+		if (*type < 0) {
+			cli_error("script: -F: unknown event type '%.*s'", (int)(colon - spec),
+				  spec);
+			return -EINVAL;
+		}
+		p = colon + 1;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char sign = (*p == '+' || *p == '-') ? *p : 0;
+		int i = field_bit(p + !!sign, n - !!sign);
+
+		if (i < 0) {
+			cli_error("script: -F: invalid field '%.*s'", (int)n, p);
+			return -EINVAL;
+		}
+		if (sign == '+')
+			*add |= field_names[i].bit;
+		else if (sign == '-')
+			*del |= field_names[i].bit;
+		else
+			*set |= field_names[i].bit;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+/* Fields an attr prints: defaults lose what the samples lack; fields the
+ * user asked for must be there. */
+static int event_fields(const struct pk_attr *a, const struct script_args *args, unsigned *out)
+{
+	uint64_t st = a->attr.sample_type;
+	unsigned f = default_fields(a->attr.type), set = 0, add = 0, del = 0, user = 0;
+	int type = -1;
+
+	if (args->fields && parse_fields(args->fields, &type, &set, &add, &del))
+		return -EINVAL;
+	if (type < 0 || (uint32_t)type == a->attr.type) {
+		/* perf ignores "trace" for events other than tracepoints */
+		unsigned invalid = a->attr.type == PERF_TYPE_TRACEPOINT ? 0 : SF_TRACE;
+
+		if (set)
+			f = user = set & ~invalid;
+		f = (f | (add & ~invalid)) & ~del;
+		user |= add & ~invalid;
+	}
+	for (size_t i = 0; i < NR_FIELDS; i++) {
+		unsigned bit = field_names[i].bit;
+
+		if (!(f & bit) || !field_names[i].needs || (st & field_names[i].needs))
+			continue;
+		if (user & bit) {
+			cli_error("Samples for '%s' event do not have %s attribute set. "
+				  "Cannot print '%s' field.",
+				  a->name ? a->name : "?", field_names[i].name, field_names[i].name);
+			return -EINVAL;
+		}
+		f &= ~bit;
+	}
+	if (!(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
+		f &= ~(SF_SYM | SF_SYMOFF | SF_DSO);
+	*out = f;
+	return 0;
+}
+
+/*
+ * Per-event formats, made when the first sample arrives: in pipe mode the
+ * attrs come as records, all before the first sample.
+ */
+static int setup_formats(struct script_ctx *c, const struct script_args *args)
+{
+	struct pk_reader *r = pk_session_reader(c->session);
+
+	free(c->fmt);
+	c->nr_attrs = pk_reader_nr_attrs(r);
+	c->fmt = calloc(c->nr_attrs ? c->nr_attrs : 1, sizeof(*c->fmt));
+	if (!c->fmt)
+		return -ENOMEM;
+	c->name_width = 0;
+	for (uint32_t i = 0; i < c->nr_attrs; i++) {
+		const struct pk_attr *a = pk_reader_attr(r, i);
+		int len = a->name ? (int)strlen(a->name) : 0;
+
+		if (event_fields(a, args, &c->fmt[i].fields))
+			return -EINVAL;
+		c->fmt[i].callchain = a->attr.sample_type & PERF_SAMPLE_CALLCHAIN;
+		if (len > c->name_width)
+			c->name_width = len;
+	}
+	return 0;
+}
+
+static int parse_script_args(int argc, char **argv, struct script_args *a)
+{
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:F:fvh", script_options, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			a->input = optarg;
+			break;
+		case 'F':
+			a->fields = optarg;
+			break;
+		case OPT_NS:
+			a->nanosecs = true;
+			break;
+		case OPT_HEADER:
+			a->header = true;
+			break;
+		case 'f':
+			a->force = true;
+			break;
+		case OPT_NO_DEMANGLE:
+			a->no_demangle = true;
+			break;
+		case 'v':
+			a->verbose++;
+			break;
+		case 'h':
+			fputs(script_usage, stdout);
+			exit(0);
+		default:
+			fputs(script_usage, stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		cli_error("script: unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const char *default_input(void)
+{
+	return isatty(STDIN_FILENO) || lseek(STDIN_FILENO, 0, SEEK_CUR) == 0 ? "perf.data" : "-";
+}
+
+static int run_script(struct script_ctx *c, const struct script_args *a)
+{
+	struct pk_session_sample ev;
+	int err;
+
+	while ((err = pk_session_next(c->session, &ev)) > 0) {
+		if (ev.attr->index >= c->nr_attrs) {
+			err = setup_formats(c, a);
+			if (err)
+				return err;
+			if (ev.attr->index >= c->nr_attrs)
+				continue;
+		}
+		script_print_sample(c, &ev);
+	}
+	if (err < 0)
+		fprintf(stderr, "perfkit: %s\n", pk_session_error(c->session));
+	return err;
+}
+
+int cmd_script(int argc, char **argv)
+{
+	static char outbuf[1 << 20];
+	struct script_args a = {0};
+	struct pk_session_opts so = {.sz = sizeof(so)};
+	struct script_ctx c = {.out = stdout};
+	int err;
+
+	if (parse_script_args(argc, argv, &a))
+		return 1;
+	cli_setup_library_output(a.verbose);
+	if (!a.input)
+		a.input = default_input();
+	so.force = a.force;
+	so.no_demangle = a.no_demangle;
+	c.nanosecs = a.nanosecs;
+	err = pk_session_open(&c.session, a.input, &so);
+	if (err) {
+		fprintf(stderr, "perfkit: %s\n", pk_session_error(c.session));
+		goto out;
+	}
+	c.frames = calloc(SCRIPT_MAX_STACK, sizeof(*c.frames));
+	c.trace_len = 1 << 16;
+	c.trace_buf = malloc(c.trace_len);
+	err = c.frames && c.trace_buf ? setup_formats(&c, &a) : -ENOMEM;
+	if (err)
+		goto out;
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (a.header)
+		report_header_only(pk_session_reader(c.session), stdout, false);
+	err = run_script(&c, &a);
+out:
+	fflush(stdout);
+	free(c.trace_buf);
+	free(c.fmt);
+	free(c.frames);
+	pk_session_close(c.session);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perfkit report --stdio: the histogram laid out as perf 6.1 prints it,
+ * column widths from the entries, one section per event.  The numbers all
+ * come from pk_hist_build(); this file only formats.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/session.h>
+#include "cli.h"
+#include "report_stdio.h"
+
+#define UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address */
+
+struct layout {
+	enum pk_hist_key keys[PK_HIST_KEY_MAX];
+	uint32_t nr_keys;
+	bool children;
+	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
+	int width[PK_HIST_KEY_MAX];
+};
+
+static int parse_sort(const char *list, struct layout *l)
+{
+	static const enum pk_hist_key defaults[] = {PK_HIST_KEY_COMM, PK_HIST_KEY_DSO,
+						    PK_HIST_KEY_SYM};
+	const char *p = list;
+
+	if (!list) {
+		memcpy(l->keys, defaults, sizeof(defaults));
+		l->nr_keys = 3;
+		return 0;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int k = pk_hist_key_parse(p, n);
+
+		if (k < 0 && n == 6 && !strncmp(p, "symbol", 6))
+			k = PK_HIST_KEY_SYM;
+		if (k < 0) {
+			cli_error("report: unknown --sort key '%.*s'", (int)n, p);
+			return -EINVAL;
+		}
+		if (l->nr_keys >= PK_HIST_KEY_MAX) {
+			cli_error("report: too many --sort keys");
+			return -EINVAL;
+		}
+		l->keys[l->nr_keys++] = (enum pk_hist_key)k;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+static bool single(const char *list)
+{
+	return list && *list && !strchr(list, ',');
+}
+
+static const char *key_header(enum pk_hist_key k)
+{
+	switch (k) {
+	case PK_HIST_KEY_COMM:
+		return "Command";
+	case PK_HIST_KEY_PID:
+		return "    Pid:Command";
+	case PK_HIST_KEY_DSO:
+		return "Shared Object";
+	case PK_HIST_KEY_SYM:
+		return "Symbol";
+	case PK_HIST_KEY_CPU:
+		return "CPU";
+	default:
+		return "?";
+	}
+}
+
+static void grow(int *w, int len)
+{
+	if (len > *w)
+		*w = len;
+}
+
+/* Column widths as perf computes them, over the entries it keeps. */
+static void compute_widths(struct layout *l, const struct pk_hist_event *ev,
+			   const struct report_stdio_opts *o)
+{
+	bool unresolved = false;
+
+	for (int k = 0; k < PK_HIST_KEY_MAX; k++)
+		l->width[k] = (int)strlen(key_header((enum pk_hist_key)k));
+	for (uint64_t i = 0; i < ev->nr_entries; i++) {
+		const struct pk_hist_entry *e = &ev->entries[i];
+
+		grow(&l->width[PK_HIST_KEY_COMM], (int)strlen(e->comm));
+		grow(&l->width[PK_HIST_KEY_PID], (int)strlen(pk_thread_comm(e->thread)) + 8);
+		if (e->dso)
+			grow(&l->width[PK_HIST_KEY_DSO], (int)strlen(pk_dso_short_name(e->dso)));
+		if (e->sym) {
+			grow(&l->width[PK_HIST_KEY_SYM], (int)strlen(e->sym->name) + 4);
+		} else {
+			grow(&l->width[PK_HIST_KEY_SYM], UNRESOLVED_WIDTH + 4 + 2);
+			unresolved = true;
+		}
+	}
+	if (unresolved && !o->dsos)
+		grow(&l->width[PK_HIST_KEY_DSO], UNRESOLVED_WIDTH);
+}
+
+static void print_percent(FILE *out, uint64_t v, uint64_t total)
+{
+	fprintf(out, "%7.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
+}
+
+static void print_sym(FILE *out, const struct pk_hist_entry *e)
+{
+	fprintf(out, "[%c] ", e->level);
+	if (e->sym)
+		fputs(e->sym->name, out);
+	else
+		fprintf(out, "%#.*" PRIx64, UNRESOLVED_WIDTH, e->addr);
+}
+
+static void print_key(FILE *out, const struct layout *l, enum pk_hist_key k,
+		      const struct pk_hist_entry *e, bool last)
+{
+	int w = l->width[k];
+
+	switch (k) {
+	case PK_HIST_KEY_COMM:
+		fprintf(out, "%-*s", w, e->comm);
+		break;
+	case PK_HIST_KEY_PID:
+		/* the thread's last comm, as perf shows it */
+		fprintf(out, "%7d:%-*s", (int)e->tid, w > 8 ? w - 8 : 0, pk_thread_comm(e->thread));
+		break;
+	case PK_HIST_KEY_DSO:
+		fprintf(out, "%-*s", w, pk_dso_short_name(e->dso));
+		break;
+	case PK_HIST_KEY_SYM:
+		print_sym(out, e);
+		break;
+	case PK_HIST_KEY_CPU:
+		fprintf(out, "%*.*d", w, w, (int)e->cpu);
+		break;
+	default:
+		break;
+	}
+	(void)last;
+}
+
+static void print_columns_header(FILE *out, const struct layout *l)
+{
+	fputs(l->children ? "# Children      Self" : "# Overhead", out);
+	for (uint32_t i = 0; i < l->nr_keys; i++) {
+		enum pk_hist_key k = l->keys[i];
+
+		if (!l->elide[k])
+			fprintf(out, "  %-*s", l->width[k], key_header(k));
+	}
+	fputs(l->children ? "\n# ........  ........" : "\n# ........", out);
+	for (uint32_t i = 0; i < l->nr_keys; i++) {
+		enum pk_hist_key k = l->keys[i];
+
+		if (l->elide[k])
+			continue;
+		fputs("  ", out);
+		for (int j = 0; j < l->width[k]; j++)
+			fputc('.', out);
+	}
+	fputs("\n#\n", out);
+}
+
+static void print_entry(FILE *out, const struct layout *l, const struct pk_hist_entry *e,
+			uint64_t total)
+{
+	fputs("  ", out);
+	if (l->children) {
+		print_percent(out, e->children, total);
+		fputs("  ", out);
+	}
+	print_percent(out, e->self, total);
+	for (uint32_t i = 0; i < l->nr_keys; i++) {
+		enum pk_hist_key k = l->keys[i];
+
+		if (l->elide[k])
+			continue;
+		fputs("  ", out);
+		print_key(out, l, k, e, i + 1 == l->nr_keys);
+	}
+	fputc('\n', out);
+}
+
+/* "2K": perf's unit for sample counts */
+static void print_samples_line(FILE *out, const struct pk_hist_event *ev)
+{
+	uint64_t n = ev->nr_samples;
+	char unit = ' ';
+
+	if (n > 1000000000ULL) {
+		n /= 1000000000ULL;
+		unit = 'G';
+	} else if (n > 1000000ULL) {
+		n /= 1000000ULL;
+		unit = 'M';
+	} else if (n > 1000ULL) {
+		n /= 1000ULL;
+		unit = 'K';
+	}
+	fprintf(out, "# Samples: %" PRIu64 "%c of event '%s'\n", n, unit,
+		ev->attr->name ? ev->attr->name : "unknown");
+	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
+}
+
+static void print_event(FILE *out, struct layout *l, const struct pk_hist_event *ev,
+			const struct report_stdio_opts *o)
+{
+	compute_widths(l, ev, o);
+	print_samples_line(out, ev);
+	print_columns_header(out, l);
+	for (uint64_t i = 0; i < ev->nr_entries; i++) {
+		const struct pk_hist_entry *e = &ev->entries[i];
+		uint64_t v = l->children ? e->children : e->self;
+
+		if (o->percent_limit > 0 && ev->total_period &&
+		    100.0 * (double)v / (double)ev->total_period < o->percent_limit)
+			continue;
+		print_entry(out, l, e, ev->total_period);
+	}
+	fputs("\n\n", out);
+}
+
+static void print_filters(FILE *out, const struct report_stdio_opts *o, struct layout *l)
+{
+	if (single(o->comms)) {
+		fprintf(out, "# comm: %s\n", o->comms);
+		l->elide[PK_HIST_KEY_COMM] = true;
+	}
+	if (single(o->dsos)) {
+		fprintf(out, "# dso: %s\n", o->dsos);
+		l->elide[PK_HIST_KEY_DSO] = true;
+	}
+	if (single(o->symbols)) {
+		fprintf(out, "# symbol: %s\n", o->symbols);
+		l->elide[PK_HIST_KEY_SYM] = true;
+	}
+}
+
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void print_json(FILE *out, const struct pk_hist *h, const struct layout *l)
+{
+	fprintf(out, "{\"lost_samples\": %" PRIu64 ", \"events\": [", pk_hist_lost_samples(h));
+	for (uint32_t i = 0; i < pk_hist_nr_events(h); i++) {
+		const struct pk_hist_event *ev = pk_hist_event(h, i);
+
+		fputs(i ? ",\n{\"event\": " : "\n{\"event\": ", out);
+		json_string(out, ev->attr->name ? ev->attr->name : "unknown");
+		fprintf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64
+			     ", \"entries\": [",
+			ev->nr_samples, ev->total_period);
+		for (uint64_t j = 0; j < ev->nr_entries; j++) {
+			const struct pk_hist_entry *e = &ev->entries[j];
+
+			fputs(j ? ",\n  {" : "\n  {", out);
+			fprintf(out, "\"overhead\": %.4f, ",
+				ev->total_period ? 100.0 * (double)e->self / (double)ev->total_period
+						 : 0.0);
+			if (l->children)
+				fprintf(out, "\"children\": %.4f, ",
+					ev->total_period ? 100.0 * (double)e->children /
+								   (double)ev->total_period
+							 : 0.0);
+			fprintf(out, "\"period\": %" PRIu64 ", \"samples\": %" PRIu64 ", \"comm\": ",
+				e->self, e->nr_samples);
+			json_string(out, e->comm);
+			fprintf(out, ", \"pid\": %d, \"tid\": %d, \"dso\": ", (int)e->pid, (int)e->tid);
+			json_string(out, pk_dso_name(e->dso));
+			fprintf(out, ", \"level\": \"%c\", \"symbol\": ", e->level);
+			if (e->sym)
+				json_string(out, e->sym->name);
+			else
+				fputs("null", out);
+			fprintf(out, ", \"addr\": %" PRIu64 "}", e->addr);
+		}
+		fputs("]}", out);
+	}
+	fputs("\n]}\n", out);
+}
+
+static bool has_callchains(struct pk_session *s)
+{
+	struct pk_reader *r = pk_session_reader(s);
+
+	for (uint32_t i = 0; i < pk_reader_nr_attrs(r); i++)
+		if (pk_reader_attr(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out)
+{
+	struct pk_session_opts so = {.sz = sizeof(so), .force = o->force};
+	struct pk_hist_opts ho = {.sz = sizeof(ho)};
+	struct layout l = {0};
+	struct pk_session *s = NULL;
+	struct pk_hist *h = NULL;
+	int err;
+
+	cli_setup_library_output(o->verbose);
+	if (parse_sort(o->sort, &l))
+		return 1;
+	err = pk_session_open(&s, input, &so);
+	if (err) {
+		fprintf(stderr, "perfkit: %s\n", pk_session_error(s));
+		pk_session_close(s);
+		return 1;
+	}
+	l.children = o->children < 0 ? has_callchains(s) : o->children;
+	ho.keys = l.keys;
+	ho.nr_keys = l.nr_keys;
+	ho.children = l.children;
+	ho.comms = o->comms;
+	ho.pids = o->pids;
+	ho.tids = o->tids;
+	ho.dsos = o->dsos;
+	ho.symbols = o->symbols;
+	err = pk_hist_build(&h, s, &ho);
+	if (err) {
+		if (err == -EINVAL && !*pk_session_error(s))
+			cli_error("report: bad filter list");
+		else
+			fprintf(stderr, "perfkit: %s\n", pk_session_error(s));
+		goto out;
+	}
+	if (o->json) {
+		print_json(out, h, &l);
+		goto out;
+	}
+	fputs("# To display the perf.data header info, please use --header/--header-only "
+	      "options.\n#\n",
+	      out);
+	print_filters(out, o, &l);
+	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", pk_hist_lost_samples(h));
+	for (uint32_t i = 0; i < pk_hist_nr_events(h); i++)
+		print_event(out, &l, pk_hist_event(h, i), o);
+	fputs("#\n#\n", out);
+out:
+	pk_hist_free(h);
+	pk_session_close(s);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* perfkit report's default mode: the histogram on stdout, like perf report
+ * --stdio, or as JSON. */
+#ifndef PK_CLI_REPORT_STDIO_H
+#define PK_CLI_REPORT_STDIO_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum report_graph_mode {
+	REPORT_GRAPH_DEFAULT,	/* graph when the file has callchains */
+	REPORT_GRAPH_NONE,
+	REPORT_GRAPH_GRAPH,
+	REPORT_GRAPH_FLAT,
+	REPORT_GRAPH_FOLDED,
+};
+
+struct report_stdio_opts {
+	int children;		/* -1 default (on with callchains), 0, 1 */
+	const char *sort;	/* --sort list, NULL for comm,dso,sym */
+	const char *call_graph;	/* -g argument, NULL for the default */
+	double percent_limit;
+	const char *comms, *pids, *tids, *dsos, *symbols;
+	bool json;
+	bool force;
+	int verbose;
+};
+
+/* Run the report on input; prints errors; returns the exit status. */
+int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out);
+
+#endif

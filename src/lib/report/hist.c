@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Histogram building: every sample lands in the entry of its sort keys
+ * (hash table per event); with children, every distinct entry of its
+ * callchain also gets the sample's period once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hist_internal.h"
+
+#define MAX_FRAMES 127
+
+struct hist_event {
+	struct pk_hist_event pub;
+	struct pk_hist_entry *v;
+	uint64_t *last_sample;	/* per entry: sample that last added children */
+	size_t nr, alloc;
+	uint32_t *slots;	/* entry index + 1, open addressing */
+	size_t nr_slots;
+};
+
+struct pk_hist {
+	struct hist_event *events;	/* by attr index */
+	uint32_t nr_events_alloc;
+	struct pk_hist_event **shown;	/* events with samples */
+	uint32_t nr_shown;
+	enum pk_hist_key keys[PK_HIST_KEY_MAX];
+	uint32_t nr_keys;
+	unsigned key_mask;
+	bool children;
+	struct pki_hist_filter filter;
+	char **comms;			/* interned comm strings */
+	size_t nr_comms, comm_slots;
+	uint64_t lost;
+	uint64_t sample_seq;
+};
+
+/* splitmix64 steps: pointers and addresses have poor low bits */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h += 0x9e3779b97f4a7c15ULL;
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static const char *intern_comm(struct pk_hist *h, const char *comm)
+{
+	size_t i;
+
+	if (h->nr_comms * 2 >= h->comm_slots) {
+		size_t n = h->comm_slots ? h->comm_slots * 2 : 256;
+		char **v = calloc(n, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t j = 0; j < h->comm_slots; j++) {
+			if (!h->comms[j])
+				continue;
+			for (i = str_hash(h->comms[j]) % n; v[i]; i = (i + 1) % n)
+				;
+			v[i] = h->comms[j];
+		}
+		free(h->comms);
+		h->comms = v;
+		h->comm_slots = n;
+	}
+	for (i = str_hash(comm) % h->comm_slots; h->comms[i]; i = (i + 1) % h->comm_slots)
+		if (!strcmp(h->comms[i], comm))
+			return h->comms[i];
+	h->comms[i] = strdup(comm);
+	if (!h->comms[i])
+		return NULL;
+	h->nr_comms++;
+	return h->comms[i];
+}
+
+static bool has_key(const struct pk_hist *h, enum pk_hist_key k)
+{
+	return h->key_mask & (1u << k);
+}
+
+/* The entry a sample or frame goes to: only the sort keys matter. */
+static void make_key(const struct pk_hist *h, struct pk_hist_entry *e, const char *comm,
+		     const struct pk_session_sample *ev, const struct pk_location *loc)
+{
+	memset(e, 0, sizeof(*e));
+	e->comm = comm;
+	e->thread = ev->thread;
+	e->pid = pk_thread_pid(ev->thread);
+	e->tid = pk_thread_tid(ev->thread);
+	e->cpu = ev->sample.cpu;
+	e->dso = loc->dso;
+	e->sym = loc->sym;
+	e->addr = loc->sym ? 0 : loc->addr;
+	e->level = loc->cpumode == PERF_RECORD_MISC_KERNEL ||
+				   loc->cpumode == PERF_RECORD_MISC_GUEST_KERNEL
+			   ? 'k'
+		   : loc->cpumode == PERF_RECORD_MISC_HYPERVISOR ? 'H'
+								  : '.';
+	if (!has_key(h, PK_HIST_KEY_SYM))
+		e->addr = 0;
+}
+
+static uint64_t entry_hash(const struct pk_hist *h, const struct pk_hist_entry *e)
+{
+	uint64_t x = 0;
+
+	if (has_key(h, PK_HIST_KEY_COMM))
+		x = mix(x, (uintptr_t)e->comm);
+	if (has_key(h, PK_HIST_KEY_PID))
+		x = mix(x, (uintptr_t)e->thread);
+	if (has_key(h, PK_HIST_KEY_CPU))
+		x = mix(x, e->cpu);
+	if (has_key(h, PK_HIST_KEY_DSO))
+		x = mix(x, (uintptr_t)e->dso);
+	if (has_key(h, PK_HIST_KEY_SYM))
+		x = mix(mix(x, (uintptr_t)e->sym), e->addr);
+	return mix(x, 0);
+}
+
+static bool entry_same(const struct pk_hist *h, const struct pk_hist_entry *a,
+		       const struct pk_hist_entry *b)
+{
+	if (has_key(h, PK_HIST_KEY_COMM) && a->comm != b->comm)
+		return false;
+	if (has_key(h, PK_HIST_KEY_PID) && a->thread != b->thread)
+		return false;
+	if (has_key(h, PK_HIST_KEY_CPU) && a->cpu != b->cpu)
+		return false;
+	if (has_key(h, PK_HIST_KEY_DSO) && a->dso != b->dso)
+		return false;
+	if (has_key(h, PK_HIST_KEY_SYM) && (a->sym != b->sym || a->addr != b->addr))
+		return false;
+	return true;
+}
+
+static int grow_slots(const struct pk_hist *h, struct hist_event *he)
+{
+	size_t n = he->nr_slots ? he->nr_slots * 2 : 1024;
+	uint32_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < he->nr; i++) {
+		size_t j = entry_hash(h, &he->v[i]) & (n - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(he->slots);
+	he->slots = slots;
+	he->nr_slots = n;
+	return 0;
+}
+
+static struct pk_hist_entry *findnew(struct pk_hist *h, struct hist_event *he,
+				     const struct pk_hist_entry *key, uint64_t **last)
+{
+	size_t j;
+
+	if ((he->nr + 1) * 2 > he->nr_slots && grow_slots(h, he))
+		return NULL;
+	for (j = entry_hash(h, key) & (he->nr_slots - 1); he->slots[j];
+	     j = (j + 1) & (he->nr_slots - 1)) {
+		uint32_t i = he->slots[j] - 1;
+
+		if (entry_same(h, &he->v[i], key)) {
+			*last = &he->last_sample[i];
+			return &he->v[i];
+		}
+	}
+	if (he->nr == he->alloc) {
+		size_t n = he->alloc ? he->alloc * 2 : 256;
+		struct pk_hist_entry *v = realloc(he->v, n * sizeof(*v));
+		uint64_t *l;
+
+		if (!v)
+			return NULL;
+		he->v = v;
+		l = realloc(he->last_sample, n * sizeof(*l));
+		if (!l)
+			return NULL;
+		he->last_sample = l;
+		he->alloc = n;
+	}
+	he->v[he->nr] = *key;
+	he->last_sample[he->nr] = 0;
+	he->slots[j] = (uint32_t)++he->nr;
+	*last = &he->last_sample[he->nr - 1];
+	return &he->v[he->nr - 1];
+}
+
+static struct hist_event *event_of(struct pk_hist *h, const struct pk_attr *attr)
+{
+	if (attr->index >= h->nr_events_alloc) {
+		uint32_t n = attr->index + 8;
+		struct hist_event *v = realloc(h->events, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + h->nr_events_alloc, 0, (n - h->nr_events_alloc) * sizeof(*v));
+		h->events = v;
+		h->nr_events_alloc = n;
+	}
+	h->events[attr->index].pub.attr = attr;
+	return &h->events[attr->index];
+}
+
+/*
+ * Callchain entries (self == false) are keyed like perf's: an unresolved
+ * frame by its address as recorded.
+ */
+static int add_location(struct pk_hist *h, struct hist_event *he, const char *comm,
+			const struct pk_session_sample *ev, const struct pk_location *loc,
+			uint64_t period, bool self, char *level)
+{
+	struct pk_hist_entry key, *e;
+	uint64_t *last;
+
+	if (!pki_hist_filter_location(&h->filter, loc))
+		return 0;
+	make_key(h, &key, comm, ev, loc);
+	if (!self) {
+		if (!loc->sym && has_key(h, PK_HIST_KEY_SYM))
+			key.addr = loc->ip;
+		/* a frame in no map gets the sample's level (perf leaves it
+		 * as it was); an entry keeps the label it was created with */
+		key.level = loc->dso ? (pk_dso_is_kernel(loc->dso) ? 'k' : '.') : *level;
+	}
+	e = findnew(h, he, &key, &last);
+	if (!e)
+		return -ENOMEM;
+	if (self) {
+		e->self += period;
+		e->nr_samples++;
+	}
+	if (*last != h->sample_seq) {
+		*last = h->sample_seq;
+		e->children += period;
+	}
+	return 0;
+}
+
+static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev,
+		      struct pk_frame *frames)
+{
+	struct hist_event *he = event_of(h, ev->attr);
+	uint64_t period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
+								 : ev->attr->attr.sample_period;
+	const char *comm;
+	char level;
+	int err;
+
+	if (!he)
+		return -ENOMEM;
+	he->pub.nr_samples++;
+	he->pub.total_period += period;
+	comm = intern_comm(h, pk_thread_comm(ev->thread));
+	if (!comm)
+		return -ENOMEM;
+	if (!pki_hist_filter_thread(&h->filter, comm, pk_thread_pid(ev->thread),
+				    pk_thread_tid(ev->thread)))
+		return 0;
+	h->sample_seq++;
+	err = add_location(h, he, comm, ev, &ev->loc, period, true, NULL);
+	if (err || !h->children)
+		return err;
+	level = ev->loc.cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	for (size_t i = 0, n = pk_session_callchain(s, ev, frames, MAX_FRAMES); i < n && !err; i++)
+		err = add_location(h, he, comm, ev, &frames[i].loc, period, false, &level);
+	return err;
+}
+
+static int finish(struct pk_hist *h)
+{
+	h->shown = calloc(h->nr_events_alloc ? h->nr_events_alloc : 1, sizeof(*h->shown));
+	if (!h->shown)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
+		struct hist_event *he = &h->events[i];
+
+		if (!he->pub.nr_samples)
+			continue;
+		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children);
+		he->pub.entries = he->v;
+		he->pub.nr_entries = he->nr;
+		free(he->slots);
+		he->slots = NULL;
+		free(he->last_sample);
+		he->last_sample = NULL;
+		h->shown[h->nr_shown++] = &he->pub;
+	}
+	return 0;
+}
+
+static int set_keys(struct pk_hist *h, const struct pk_hist_opts *opts)
+{
+	static const enum pk_hist_key defaults[] = {PK_HIST_KEY_COMM, PK_HIST_KEY_DSO,
+						    PK_HIST_KEY_SYM};
+	const enum pk_hist_key *keys = opts->keys ? opts->keys : defaults;
+	uint32_t nr = opts->keys ? opts->nr_keys : 3;
+
+	if (nr > PK_HIST_KEY_MAX)
+		return -EINVAL;
+	for (uint32_t i = 0; i < nr; i++) {
+		if ((unsigned)keys[i] >= PK_HIST_KEY_MAX)
+			return -EINVAL;
+		h->keys[i] = keys[i];
+		h->key_mask |= 1u << keys[i];
+	}
+	h->nr_keys = nr;
+	return 0;
+}
+
+int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hist_opts *opts)
+{
+	struct pk_hist_opts o = {.sz = sizeof(o)};
+	struct pk_hist *h = calloc(1, sizeof(*h));
+	struct pk_frame *frames = calloc(MAX_FRAMES, sizeof(*frames));
+	struct pk_session_sample ev;
+	int err;
+
+	*out = NULL;
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	err = !h || !frames ? -ENOMEM : set_keys(h, &o);
+	if (!err)
+		err = pki_hist_filter_init(&h->filter, &o);
+	if (err)
+		goto fail;
+	h->children = o.children;
+	while ((err = pk_session_next(s, &ev)) > 0) {
+		err = add_sample(h, s, &ev, frames);
+		if (err)
+			goto fail;
+	}
+	if (err < 0)
+		goto fail;
+	h->lost = pk_session_lost_samples(s);
+	err = finish(h);
+	if (err)
+		goto fail;
+	free(frames);
+	*out = h;
+	return 0;
+fail:
+	free(frames);
+	pk_hist_free(h);
+	return err;
+}
+
+void pk_hist_free(struct pk_hist *h)
+{
+	if (!h)
+		return;
+	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
+		free(h->events[i].v);
+		free(h->events[i].slots);
+		free(h->events[i].last_sample);
+	}
+	free(h->events);
+	free(h->shown);
+	for (size_t i = 0; i < h->comm_slots; i++)
+		free(h->comms[i]);
+	free(h->comms);
+	pki_hist_filter_free(&h->filter);
+	free(h);
+}
+
+uint32_t pk_hist_nr_events(const struct pk_hist *h)
+{
+	return h ? h->nr_shown : 0;
+}
+
+const struct pk_hist_event *pk_hist_event(const struct pk_hist *h, uint32_t i)
+{
+	return h && i < h->nr_shown ? h->shown[i] : NULL;
+}
+
+uint64_t pk_hist_lost_samples(const struct pk_hist *h)
+{
+	return h ? h->lost : 0;
+}
+
+int pk_hist_key_parse(const char *name, size_t len)
+{
+	static const char *const names[PK_HIST_KEY_MAX] = {
+		[PK_HIST_KEY_COMM] = "comm", [PK_HIST_KEY_PID] = "pid",
+		[PK_HIST_KEY_DSO] = "dso",   [PK_HIST_KEY_SYM] = "sym",
+		[PK_HIST_KEY_CPU] = "cpu",
+	};
+
+	for (int i = 0; i < PK_HIST_KEY_MAX; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
+			return i;
+	return -1;
+}

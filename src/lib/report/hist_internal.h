@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Histogram internals shared by the report module's files. */
+#ifndef PK_HIST_INTERNAL_H
+#define PK_HIST_INTERNAL_H
+
+#include <perfkit/report.h>
+#include <perfkit/session.h>
+
+struct pki_hist_filter {
+	char **comms, **dsos, **symbols;
+	size_t nr_comms, nr_dsos, nr_symbols;
+	int32_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+};
+
+int pki_hist_filter_init(struct pki_hist_filter *f, const struct pk_hist_opts *opts);
+void pki_hist_filter_free(struct pki_hist_filter *f);
+bool pki_hist_filter_thread(const struct pki_hist_filter *f, const char *comm, int32_t pid,
+			    int32_t tid);
+bool pki_hist_filter_location(const struct pki_hist_filter *f, const struct pk_location *loc);
+
+/* Sort entries the way perf prints them. */
+void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
+		   uint32_t nr_keys, bool children);
+
+#endif

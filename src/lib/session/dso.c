@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DSOs: one per (name, build id), with symbols loaded on first use and
+ * looked up through a direct-mapped cache so that each distinct address
+ * is resolved once.  Whatever cannot be loaded (missing file, other build
+ * id, corrupt ELF) simply has no symbols: perf prints "[unknown]".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "session_internal.h"
+#include "internal.h"
+
+static const char *short_name_of(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return name[0] == '[' || !slash ? name : slash + 1;
+}
+
+static bool is_perf_map(const char *name)
+{
+	return !strncmp(name, "/tmp/perf-", 10) && strstr(name, ".map");
+}
+
+struct pk_dso *pki_dso_findnew(struct pk_session *s, const char *name,
+			       const struct pk_build_id *bid, bool kernel)
+{
+	struct pk_dso *d;
+
+	for (d = s->dsos; d; d = d->next)
+		if (d->kernel == kernel && !strcmp(d->name, name))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->name = strdup(name))) {
+		free(d);
+		return NULL;
+	}
+	d->short_name = short_name_of(d->name);
+	d->kernel = kernel;
+	if (!kernel && is_perf_map(name)) {
+		/* perf's name for JIT code: "[JIT] tid PID" */
+		snprintf(d->jit_name, sizeof(d->jit_name), "[JIT] tid %d", atoi(name + 10));
+		d->short_name = d->jit_name;
+	}
+	if (bid)
+		d->bid = *bid;
+	if (kernel)
+		d->kind = PKI_DSO_KERNEL;
+	else if (is_perf_map(name))
+		d->kind = PKI_DSO_PERF_MAP;
+	else if (name[0] == '[' && strcmp(name, "[vdso]"))
+		d->kind = PKI_DSO_NONE; /* [heap], [stack], [vsyscall]... */
+	else
+		d->kind = PKI_DSO_ELF;
+	d->identity = kernel || d->kind == PKI_DSO_PERF_MAP;
+	d->next = s->dsos;
+	s->dsos = d;
+	return d;
+}
+
+static void bid_hex(const struct pk_build_id *bid, char *hex)
+{
+	for (int i = 0; i < bid->size && i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", bid->data[i]);
+	hex[2 * (bid->size < 32 ? bid->size : 32)] = '\0';
+}
+
+static bool same_build_id(const struct pk_build_id *a, const struct pk_build_id *b)
+{
+	size_t n = a->size < b->size ? a->size : b->size;
+
+	return n && !memcmp(a->data, b->data, n);
+}
+
+/* The kallsyms file that belongs to the recorded kernel, or NULL. */
+static const char *kernel_kallsyms(struct pk_session *s, const struct pk_dso *d, char *buf,
+				   size_t len)
+{
+	const char *proc = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
+	struct pk_build_id running;
+	char hex[65];
+	const char *home = getenv("HOME");
+	FILE *f;
+
+	if (!d->bid.size)
+		return proc;
+	if (!pk_kernel_build_id(&running) && same_build_id(&running, &d->bid))
+		return proc;
+	bid_hex(&d->bid, hex);
+	if (s->opts.buildid_dir)
+		snprintf(buf, len, "%s/[kernel.kallsyms]/%s/kallsyms", s->opts.buildid_dir, hex);
+	else
+		snprintf(buf, len, "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
+			 home && *home ? home : "/root", hex);
+	f = fopen(buf, "re");
+	if (!f)
+		return NULL;
+	fclose(f);
+	return buf;
+}
+
+static void load_kernel(struct pk_session *s, struct pk_dso *d,
+			struct pk_symtab_opts *so)
+{
+	char buf[4096];
+	const char *path = kernel_kallsyms(s, d, buf, sizeof(buf));
+
+	if (!path)
+		return;
+	if (s->kref_name) {
+		uint64_t here = pk_kallsyms_lookup_name(path, s->kref_name);
+
+		if (here)
+			so->reloc = (int64_t)(here - s->kref_addr);
+	}
+	if (pk_symtab_load_kallsyms(&d->symtab, path, so))
+		d->symtab = NULL;
+}
+
+static void dso_load(struct pk_session *s, struct pk_dso *d)
+{
+	struct pk_symtab_opts so = {
+		.sz = sizeof(so),
+		.no_demangle = s->opts.no_demangle,
+		.debug_dir = s->opts.debug_dir,
+		.buildid_dir = s->opts.buildid_dir,
+	};
+
+	d->loaded = true;
+	switch (d->kind) {
+	case PKI_DSO_KERNEL:
+		load_kernel(s, d, &so);
+		break;
+	case PKI_DSO_PERF_MAP:
+		if (pk_symtab_load_perf_map(&d->symtab, d->name, &so))
+			d->symtab = NULL;
+		break;
+	case PKI_DSO_ELF:
+		if (pk_symtab_load_elf(&d->symtab, d->name, d->bid.size ? &d->bid : NULL, &so))
+			d->symtab = NULL;
+		break;
+	default:
+		break;
+	}
+	if (!d->symtab)
+		pki_debug("%s: no symbols", d->name);
+}
+
+const struct pk_symbol *pki_dso_lookup(struct pk_session *s, struct pk_dso *d, uint64_t addr)
+{
+	struct pki_addr_cache_entry *e;
+	size_t h;
+
+	if (!d->loaded)
+		dso_load(s, d);
+	if (!d->symtab)
+		return NULL;
+	h = (size_t)((addr ^ ((uintptr_t)d >> 4)) * 0x9E3779B97F4A7C15ULL >> 48) %
+	    PKI_ADDR_CACHE;
+	e = s->cache ? &s->cache[h] : NULL;
+	if (e && e->dso == d && e->addr == addr)
+		return e->sym;
+	if (!e)
+		return pk_symtab_lookup(d->symtab, addr);
+	e->dso = d;
+	e->addr = addr;
+	e->sym = pk_symtab_lookup(d->symtab, addr);
+	return e->sym;
+}
+
+void pki_dsos_free(struct pk_session *s)
+{
+	struct pk_dso *d = s->dsos, *next;
+
+	for (; d; d = next) {
+		next = d->next;
+		pk_symtab_free(d->symtab);
+		free(d->name);
+		free(d);
+	}
+	s->dsos = NULL;
+}
+
+const char *pk_dso_name(const struct pk_dso *d)
+{
+	return d ? d->name : "[unknown]";
+}
+
+const char *pk_dso_short_name(const struct pk_dso *d)
+{
+	return d ? d->short_name : "[unknown]";
+}
+
+bool pk_dso_is_kernel(const struct pk_dso *d)
+{
+	return d && d->kernel;
+}

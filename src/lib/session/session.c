@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The session: reads in time order, keeps the machine up to date and
+ * hands out samples resolved to thread, map, DSO and symbol.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "session_internal.h"
+#include "internal.h"
+
+struct pki_maps *pki_session_kernel_maps(struct pk_session *s);
+
+static void set_error(struct pk_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_error(struct pk_session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->error, sizeof(s->error), fmt, ap);
+	va_end(ap);
+}
+
+int pk_session_open(struct pk_session **out, const char *path, const struct pk_session_opts *opts)
+{
+	struct pk_reader_opts ro = {.sz = sizeof(ro), .order = PK_ORDER_TIME};
+	struct pk_session *s = calloc(1, sizeof(*s));
+	int err;
+
+	*out = s;
+	if (!s)
+		return -ENOMEM;
+	if (opts)
+		memcpy(&s->opts, opts, opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts));
+	s->opts.sz = sizeof(s->opts);
+	s->cache = calloc(PKI_ADDR_CACHE, sizeof(*s->cache));
+	if (!s->cache) {
+		set_error(s, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	ro.force = s->opts.force;
+	err = pk_reader_open(&s->reader, path, &ro);
+	if (err) {
+		set_error(s, "%s", s->reader ? pk_reader_error(s->reader) : strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+void pk_session_close(struct pk_session *s)
+{
+	if (!s)
+		return;
+	pki_session_trace_free(s);
+	pki_threads_free(s);
+	pki_maps_put(s->kernel_maps);
+	pki_dsos_free(s);
+	pk_reader_close(s->reader);
+	free((char *)s->kref_name);
+	free(s->cache);
+	free(s);
+}
+
+const char *pk_session_error(const struct pk_session *s)
+{
+	return s ? s->error : "out of memory";
+}
+
+struct pk_reader *pk_session_reader(const struct pk_session *s)
+{
+	return s->reader;
+}
+
+uint64_t pk_session_lost_samples(const struct pk_session *s)
+{
+	return s->lost_samples;
+}
+
+uint64_t pk_session_nr_bad_samples(const struct pk_session *s)
+{
+	return s->nr_bad_samples;
+}
+
+void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t cpumode,
+			uint64_t addr, struct pk_location *out)
+{
+	const struct pki_map *map = NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->ip = out->addr = addr;
+	out->cpumode = cpumode;
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		map = pki_maps_find(pki_session_kernel_maps(s), addr);
+	} else if (cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_GUEST_USER) {
+		/* no fallback to the kernel maps: perf has none for samples */
+		map = t ? pki_maps_find(t->maps, addr) : NULL;
+	}
+	if (!map)
+		return;
+	out->dso = map->dso;
+	if (map->dso->kernel && map->dso != s->kernel_dso) {
+		/* a module: its symbols are in the kernel's kallsyms */
+		out->addr = addr - map->start + map->pgoff;
+		out->sym = s->kernel_dso ? pki_dso_lookup(s, s->kernel_dso, addr) : NULL;
+		return;
+	}
+	out->addr = map->dso->identity ? addr : addr - map->start + map->pgoff;
+	out->sym = pki_dso_lookup(s, map->dso, out->addr);
+}
+
+int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
+{
+	const struct pk_record *rec;
+	int err;
+
+	while ((err = pk_reader_next(s->reader, &rec)) > 0) {
+		const char *why = NULL;
+
+		if (rec->type != PK_RECORD_SAMPLE) {
+			err = pki_machine_process(s, rec);
+			if (err) {
+				set_error(s, "%s: out of memory", pk_reader_path(s->reader));
+				return err;
+			}
+			continue;
+		}
+		memset(ev, 0, sizeof(*ev));
+		ev->rec = rec;
+		ev->attr = rec->attr;
+		if (!rec->attr || pk_sample_decode(rec, &ev->sample, &why)) {
+			s->nr_bad_samples++;
+			pki_debug("offset %#llx: sample skipped: %s",
+				  (unsigned long long)rec->file_offset, why ? why : "no attr");
+			continue;
+		}
+		if (ev->sample.type & PERF_SAMPLE_TID)
+			ev->thread = pki_thread_findnew(s, (int32_t)ev->sample.pid,
+							(int32_t)ev->sample.tid);
+		else
+			ev->thread = pki_thread_findnew(s, -1, -1);
+		pk_session_resolve(s, ev->thread, rec->misc & PK_MISC_CPUMODE_MASK, ev->sample.ip,
+				   &ev->loc);
+		return 1;
+	}
+	if (err < 0)
+		set_error(s, "%s", pk_reader_error(s->reader));
+	return err;
+}
+
+/* 0: an address, 1: a context marker, -1: a value no kernel writes, which
+ * makes perf drop the whole callchain as corrupt */
+static int context_marker(uint64_t ip, uint8_t *cpumode)
+{
+	if (ip < (uint64_t)PERF_CONTEXT_MAX)
+		return 0;
+	switch (ip) {
+	case PERF_CONTEXT_HV:
+		*cpumode = PERF_RECORD_MISC_HYPERVISOR;
+		break;
+	case PERF_CONTEXT_KERNEL:
+		*cpumode = PERF_RECORD_MISC_KERNEL;
+		break;
+	case PERF_CONTEXT_USER:
+		*cpumode = PERF_RECORD_MISC_USER;
+		break;
+	case PERF_CONTEXT_GUEST_KERNEL:
+		*cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
+		break;
+	case PERF_CONTEXT_GUEST_USER:
+		*cpumode = PERF_RECORD_MISC_GUEST_USER;
+		break;
+	case PERF_CONTEXT_GUEST:
+		break;
+	default:
+		return -1;
+	}
+	return 1;
+}
+
+size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample *ev,
+			    struct pk_frame *frames, size_t max)
+{
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	size_t n = 0;
+
+	if (!(ev->sample.type & PERF_SAMPLE_CALLCHAIN))
+		return 0;
+	for (uint64_t i = 0; i < ev->sample.callchain_nr && n < max; i++) {
+		uint64_t ip = pk_sample_callchain_at(&ev->sample, i);
+		int marker = context_marker(ip, &cpumode);
+
+		if (marker < 0)
+			return 0;
+		if (marker)
+			continue;
+		pk_session_resolve(s, ev->thread, cpumode, ip, &frames[n++].loc);
+	}
+	return n;
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tracepoint fields through libtraceevent.  The recording's TRACING_DATA
+ * (header feature, or pipe-mode record) carries the event formats, the
+ * kernel's function names, printk formats and saved comms; we feed them to
+ * a tep handle the first time a tracepoint sample is printed.  Every size
+ * in the blob is checked against what is left of it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "session_internal.h"
+#include "internal.h"
+
+#if __has_include(<event-parse.h>)
+#include <event-parse.h>
+#include <trace-seq.h>
+#include "bswap.h"
+
+struct blob {
+	const uint8_t *p;
+	size_t left;
+	bool swap;
+	bool bad;
+};
+
+static const void *take(struct blob *b, uint64_t n)
+{
+	const void *p = b->p;
+
+	if (b->bad || n > b->left) {
+		b->bad = true;
+		return NULL;
+	}
+	b->p += n;
+	b->left -= n;
+	return p;
+}
+
+static uint32_t take32(struct blob *b)
+{
+	const void *p = take(b, 4);
+	uint32_t v = 0;
+
+	if (p)
+		memcpy(&v, p, 4);
+	return b->swap ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t take64(struct blob *b)
+{
+	const void *p = take(b, 8);
+	uint64_t v = 0;
+
+	if (p)
+		memcpy(&v, p, 8);
+	return b->swap ? __builtin_bswap64(v) : v;
+}
+
+static const char *take_str(struct blob *b)
+{
+	const char *s = (const char *)b->p;
+	size_t n = strnlen(s, b->left);
+
+	if (n == b->left) {
+		b->bad = true;
+		return NULL;
+	}
+	take(b, n + 1);
+	return s;
+}
+
+/* A NUL-terminated copy of n bytes, for the text parsers. */
+static char *take_text(struct blob *b, uint64_t n)
+{
+	const void *p = take(b, n);
+	char *s;
+
+	if (!p)
+		return NULL;
+	s = malloc(n + 1);
+	if (s) {
+		memcpy(s, p, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+static void parse_formats(struct tep_handle *tep, struct blob *b, uint32_t nr, const char *sys)
+{
+	for (uint32_t i = 0; i < nr && !b->bad; i++) {
+		uint64_t size = take64(b);
+		const char *fmt = take(b, size);
+
+		if (fmt)
+			tep_parse_event(tep, fmt, size, sys);
+	}
+}
+
+static void parse_kallsyms(struct tep_handle *tep, char *text)
+{
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *end, *name, *mod;
+		unsigned long long addr = strtoull(line, &end, 16);
+
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		name = end + 3;
+		mod = strchr(name, '\t');
+		if (mod) {
+			*mod++ = '\0';
+			if (*mod == '[')
+				mod++;
+			mod[strcspn(mod, "]")] = '\0';
+		}
+		tep_register_function(tep, name, addr, mod);
+	}
+}
+
+static void parse_printk(struct tep_handle *tep, char *text)
+{
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *end, *fmt;
+		unsigned long long addr = strtoull(line, &end, 16);
+
+		fmt = strstr(end, ": ");
+		if (end == line || !fmt)
+			continue;
+		fmt += 2;
+		if (*fmt == '"') {
+			fmt++;
+			if (*fmt && fmt[strlen(fmt) - 1] == '"')
+				fmt[strlen(fmt) - 1] = '\0';
+		}
+		tep_register_print_string(tep, fmt, addr);
+	}
+}
+
+static void parse_cmdlines(struct tep_handle *tep, char *text)
+{
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *comm;
+		long pid = strtol(line, &comm, 10);
+
+		if (comm != line && *comm == ' ')
+			tep_register_comm(tep, comm + 1, (int)pid);
+	}
+}
+
+static void parse_text_section(struct tep_handle *tep, struct blob *b, uint64_t size,
+			       void (*parse)(struct tep_handle *, char *))
+{
+	char *text = take_text(b, size);
+
+	if (text)
+		parse(tep, text);
+	free(text);
+}
+
+static struct tep_handle *parse_tracing_data(const void *data, uint64_t size)
+{
+	static const uint8_t magic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
+	struct blob b = {.p = data, .left = size};
+	struct tep_handle *tep;
+	const char *version;
+	const uint8_t *m;
+	uint8_t big, long_size;
+	uint64_t sz;
+	char *hp;
+
+	m = take(&b, 10);
+	if (!m || memcmp(m, magic, 10) || !(version = take_str(&b)) || b.left < 6)
+		return NULL;
+	big = *(const uint8_t *)take(&b, 1);
+	long_size = *(const uint8_t *)take(&b, 1);
+	b.swap = big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	tep = tep_alloc();
+	if (!tep)
+		return NULL;
+	tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
+									  : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, (int)take32(&b));
+	if (!take(&b, 12))
+		goto out;
+	sz = take64(&b);
+	hp = take_text(&b, sz);
+	if (hp)
+		tep_parse_header_page(tep, hp, sz, long_size);
+	free(hp);
+	if (!take(&b, 13))
+		goto out;
+	take(&b, take64(&b));
+	parse_formats(tep, &b, take32(&b), "ftrace");
+	for (uint32_t n = take32(&b), i = 0; i < n && !b.bad; i++) {
+		const char *sys = take_str(&b);
+
+		if (sys)
+			parse_formats(tep, &b, take32(&b), sys);
+	}
+	parse_text_section(tep, &b, take32(&b), parse_kallsyms);
+	parse_text_section(tep, &b, take32(&b), parse_printk);
+	if (strcmp(version, "0.6") >= 0 && b.left >= 8)
+		parse_text_section(tep, &b, take64(&b), parse_cmdlines);
+out:
+	return tep;
+}
+
+static struct tep_handle *session_tep(struct pk_session *s)
+{
+	const struct pk_header *h = pk_reader_header(s->reader);
+
+	if (s->tep || s->tep_failed)
+		return s->tep;
+	if (h && h->tracing_data && h->tracing_data_size)
+		s->tep = parse_tracing_data(h->tracing_data, h->tracing_data_size);
+	s->tep_failed = !s->tep;
+	return s->tep;
+}
+
+int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample *ev, char *buf,
+			    size_t len)
+{
+	struct tep_handle *tep = session_tep(s);
+	struct tep_record rec = {0};
+	struct tep_event *event;
+	struct trace_seq seq;
+	int n;
+
+	if (len)
+		buf[0] = '\0';
+	if (!tep || !ev->attr || !ev->sample.raw)
+		return -ENOENT;
+	event = tep_find_event(tep, (int)ev->attr->attr.config);
+	if (!event)
+		return -ENOENT;
+	rec.ts = ev->sample.time;
+	rec.cpu = (int)ev->sample.cpu;
+	rec.data = (void *)ev->sample.raw;
+	rec.size = (int)ev->sample.raw_size;
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	n = snprintf(buf, len, "%s", seq.buffer ? seq.buffer : "");
+	trace_seq_destroy(&seq);
+	return n < 0 ? -EINVAL : n;
+}
+
+void pki_session_trace_free(struct pk_session *s)
+{
+	if (s->tep)
+		tep_free(s->tep);
+	s->tep = NULL;
+}
+
+#else /* no libtraceevent */
+
+int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample *ev, char *buf,
+			    size_t len)
+{
+	(void)s;
+	(void)ev;
+	if (len)
+		buf[0] = '\0';
+	return -ENOENT;
+}
+
+void pki_session_trace_free(struct pk_session *s)
+{
+	(void)s;
+}
+#endif

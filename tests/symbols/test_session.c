@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of the session's process maps: overlapping MMAPs cut the old
+ * maps as perf does, lookups find the right piece. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "session/session_internal.h"
+
+static struct pk_dso dso_a, dso_b;
+
+static void insert(struct pki_maps *m, uint64_t start, uint64_t end, uint64_t pgoff,
+		   struct pk_dso *d)
+{
+	struct pki_map map = {.start = start, .end = end, .pgoff = pgoff, .dso = d};
+
+	assert_int_equal(pki_maps_insert(m, &map), 0);
+}
+
+static void test_insert_and_find(void **state)
+{
+	struct pki_maps *m = pki_maps_new();
+	const struct pki_map *hit;
+
+	(void)state;
+	insert(m, 0x3000, 0x4000, 0, &dso_a);
+	insert(m, 0x1000, 0x2000, 0, &dso_b);
+	assert_int_equal(m->nr, 2);
+	assert_int_equal(m->v[0].start, 0x1000);
+	hit = pki_maps_find(m, 0x3fff);
+	assert_non_null(hit);
+	assert_ptr_equal(hit->dso, &dso_a);
+	assert_null(pki_maps_find(m, 0x2000));
+	assert_null(pki_maps_find(m, 0x4000));
+	pki_maps_put(m);
+}
+
+static void test_overlap_splits(void **state)
+{
+	struct pki_maps *m = pki_maps_new(), *copy;
+	const struct pki_map *hit;
+
+	(void)state;
+	insert(m, 0x1000, 0x9000, 0x100000, &dso_a);
+	/* a new map in the middle leaves a left and a right piece */
+	insert(m, 0x3000, 0x5000, 0, &dso_b);
+	assert_int_equal(m->nr, 3);
+	hit = pki_maps_find(m, 0x2fff);
+	assert_ptr_equal(hit->dso, &dso_a);
+	assert_int_equal(hit->end, 0x3000);
+	hit = pki_maps_find(m, 0x4000);
+	assert_ptr_equal(hit->dso, &dso_b);
+	hit = pki_maps_find(m, 0x5000);
+	assert_ptr_equal(hit->dso, &dso_a);
+	/* the right piece keeps its file offset */
+	assert_int_equal(hit->pgoff, 0x100000 + 0x4000);
+	/* a map covering everything replaces all */
+	copy = pki_maps_clone(m);
+	insert(m, 0, 0x10000, 0, &dso_b);
+	assert_int_equal(m->nr, 1);
+	assert_int_equal(copy->nr, 3);
+	pki_maps_put(copy);
+	pki_maps_put(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_insert_and_find),
+		cmocka_unit_test(test_overlap_splits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

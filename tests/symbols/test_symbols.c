@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of the symbols module: ELF, kallsyms, perf maps, demangling,
+ * and bad input that must give an error, never a crash. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <perfkit/symbols.h>
+
+__attribute__((noinline, used)) int symbols_test_marker(int x)
+{
+	return x * 3 + 1;
+}
+
+static char *write_temp(const char *content, size_t len)
+{
+	char *path = strdup("/tmp/pk-symtest-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, content, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+static void test_elf_self(void **state)
+{
+	struct pk_symtab *st = NULL;
+	const struct pk_symbol *marker = NULL, *hit;
+
+	(void)state;
+	assert_int_equal(pk_symtab_load_elf(&st, "/proc/self/exe", NULL, NULL), 0);
+	for (size_t i = 0; i < pk_symtab_count(st); i++) {
+		const struct pk_symbol *s = pk_symtab_at(st, i);
+
+		if (!strcmp(s->name, "symbols_test_marker"))
+			marker = s;
+		if (i)
+			assert_true(pk_symtab_at(st, i - 1)->start < s->start);
+	}
+	assert_non_null(marker);
+	assert_true(marker->end > marker->start);
+	hit = pk_symtab_lookup(st, marker->start + 1);
+	assert_ptr_equal(hit, marker);
+	pk_symtab_free(st);
+}
+
+static void test_elf_missing_and_corrupt(void **state)
+{
+	struct pk_symtab *st = (struct pk_symtab *)1;
+	char junk[4096];
+	char *path;
+	FILE *f;
+	long n;
+
+	(void)state;
+	assert_int_equal(pk_symtab_load_elf(&st, "/nonexistent/binary", NULL, NULL), -ENOENT);
+	assert_null(st);
+	memset(junk, 0x41, sizeof(junk));
+	memcpy(junk, "\177ELF\2\1\1", 7);
+	path = write_temp(junk, sizeof(junk));
+	assert_true(pk_symtab_load_elf(&st, path, NULL, NULL) < 0);
+	unlink(path);
+	free(path);
+	/* a truncated copy of a real binary */
+	f = fopen("/proc/self/exe", "rb");
+	assert_non_null(f);
+	n = (long)fread(junk, 1, sizeof(junk), f);
+	fclose(f);
+	path = write_temp(junk, (size_t)n);
+	if (pk_symtab_load_elf(&st, path, NULL, NULL) == 0)
+		pk_symtab_free(st);
+	unlink(path);
+	free(path);
+}
+
+static void test_elf_build_id_mismatch(void **state)
+{
+	struct pk_build_id bid = {.size = 20};
+	struct pk_symtab *st;
+
+	(void)state;
+	memset(bid.data, 0xab, 20);
+	/* the binary exists but is another build: no symbols, like perf */
+	assert_int_equal(pk_symtab_load_elf(&st, "/proc/self/exe", &bid, NULL), -ENOENT);
+}
+
+static void test_kallsyms(void **state)
+{
+	static const char text[] = "ffffffff81000000 T _text\n"
+				   "ffffffff81000000 T _stext\n"
+				   "ffffffff81000100 t alpha\n"
+				   "ffffffff81000200 T beta\n"
+				   "ffffffff81000200 T __beta_alias\n"
+				   "ffffffff81000300 r ignored_rodata\n"
+				   "ffffffff81000400 d some_data\n"
+				   "ffffffffc0000000 t mod_fn\t[mymod]\n"
+				   "garbage line\n"
+				   "ffffffffc0000100 T mod_fn2\t[mymod]\n";
+	struct pk_symtab_opts opts = {.sz = sizeof(opts), .reloc = 0x1000};
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct pk_symtab *st;
+	const struct pk_symbol *s;
+
+	(void)state;
+	assert_int_equal(pk_kallsyms_lookup_name(path, "beta"), 0xffffffff81000200ULL);
+	assert_int_equal(pk_symtab_load_kallsyms(&st, path, NULL), 0);
+	s = pk_symtab_lookup(st, 0xffffffff81000150ULL);
+	assert_non_null(s);
+	assert_string_equal(s->name, "alpha");
+	assert_int_equal(s->end, 0xffffffff81000200ULL);
+	/* of two symbols at one address the later one stays */
+	s = pk_symtab_lookup(st, 0xffffffff81000210ULL);
+	assert_string_equal(s->name, "__beta_alias");
+	/* 'r' symbols are not kept: beta runs up to some_data */
+	s = pk_symtab_lookup(st, 0xffffffff81000350ULL);
+	assert_string_equal(s->name, "__beta_alias");
+	s = pk_symtab_lookup(st, 0xffffffffc0000010ULL);
+	assert_string_equal(s->name, "mod_fn");
+	for (size_t i = 0; i < pk_symtab_count(st); i++)
+		if (pk_symtab_at(st, i) == s)
+			assert_string_equal(pk_symtab_module(st, i), "mymod");
+	pk_symtab_free(st);
+	/* relocation moves every symbol down by reloc */
+	assert_int_equal(pk_symtab_load_kallsyms(&st, path, &opts), 0);
+	s = pk_symtab_lookup(st, 0xffffffff81000150ULL - 0x1000);
+	assert_string_equal(s->name, "alpha");
+	pk_symtab_free(st);
+	unlink(path);
+	free(path);
+}
+
+static void test_perf_map(void **state)
+{
+	static const char text[] = "7f0000001000 40 jitted_fn\n"
+				   "7f0000002000 10 Foo::bar(int)\n"
+				   "not a line\n";
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct pk_symtab *st;
+	const struct pk_symbol *s;
+
+	(void)state;
+	assert_int_equal(pk_symtab_load_perf_map(&st, path, NULL), 0);
+	assert_int_equal(pk_symtab_count(st), 2);
+	s = pk_symtab_lookup(st, 0x7f000000103fULL);
+	assert_string_equal(s->name, "jitted_fn");
+	assert_null(pk_symtab_lookup(st, 0x7f0000001040ULL));
+	pk_symtab_free(st);
+	unlink(path);
+	free(path);
+	assert_int_equal(pk_symtab_load_perf_map(&st, "/tmp/perf-0-none.map", NULL), -ENOENT);
+}
+
+static void check_demangle(const char *in, const char *want)
+{
+	char *out = pk_demangle(in);
+
+	if (!want) {
+		assert_null(out);
+		return;
+	}
+	if (!out)
+		skip(); /* no C++ runtime to demangle with */
+	assert_string_equal(out, want);
+	free(out);
+}
+
+static void test_demangle(void **state)
+{
+	(void)state;
+	check_demangle("main", NULL);
+	check_demangle("_Zinvalid!", NULL);
+	/* perf 6.1 prints names without parameters */
+	check_demangle("_ZN2ns1WIlE4spinEl", "ns::W<long>::spin");
+	check_demangle("_ZNK3Foo3getEv", "Foo::get");
+	check_demangle("_Z3maxIiET_S0_S0_", "max<int>");
+	check_demangle("_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_elf_self),
+		cmocka_unit_test(test_elf_missing_and_corrupt),
+		cmocka_unit_test(test_elf_build_id_mismatch),
+		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_perf_map),
+		cmocka_unit_test(test_demangle),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
