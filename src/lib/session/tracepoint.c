@@ -132,7 +132,11 @@ static void parse_printk(struct tep_handle *tep, char *text)
 			if (*fmt && fmt[strlen(fmt) - 1] == '"')
 				fmt[strlen(fmt) - 1] = '\0';
 		}
-		tep_register_print_string(tep, fmt, addr);
+		/* libtraceevent looks two bytes before the end of the string
+		 * for a "\n" to strip: shorter strings would make it read
+		 * before the start of its copy */
+		if (strlen(fmt) >= 3)
+			tep_register_print_string(tep, fmt, addr);
 	}
 }
 
