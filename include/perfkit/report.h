@@ -67,9 +67,12 @@ struct pk_hist_opts {
 	bool children;			/* accumulate callchain entries */
 	/* filters: comma separated lists, NULL for none */
 	const char *comms, *pids, *tids, *dsos, *symbols;
+	int callchain;			/* enum pk_callchain_order: trees under
+					 * the entries, 0 for none */
 };
 
 struct pk_thread;
+struct pk_callchain_node;
 
 struct pk_hist_entry {
 	const char *comm;		/* interned, lives with the pk_hist */
@@ -83,6 +86,7 @@ struct pk_hist_entry {
 	uint64_t self;			/* period of the samples here */
 	uint64_t children;		/* self + samples calling through here */
 	uint64_t nr_samples;
+	struct pk_callchain_node *callchain; /* call tree, NULL without one */
 };
 
 /* One event (attr) of the recording with its sorted entries. */
@@ -110,6 +114,35 @@ const struct pk_hist_event *pk_hist_event(const struct pk_hist *h, uint32_t i);
 
 /* Sum of the LOST_SAMPLES records. */
 uint64_t pk_hist_lost_samples(const struct pk_hist *h);
+
+/*
+ * Call trees under histogram entries (perf report -g).  Each entry gets
+ * the callchains of its samples (with children, the part of the chain
+ * from the entry on) merged into a tree with one node per distinct call
+ * path prefix.  The root node (pk_hist_entry.callchain) stands for no
+ * frame: its children are the first frames of the chains.  The tree
+ * belongs to the pk_hist.
+ */
+enum pk_callchain_order {
+	PK_CALLCHAIN_NONE,	/* no trees */
+	PK_CALLCHAIN_CALLEE,	/* chains start at the sampled function */
+	PK_CALLCHAIN_CALLER,	/* chains start at the outermost caller */
+};
+
+struct pk_callchain_node {
+	const struct pk_symbol *sym;	/* NULL: unresolved, see ip */
+	const struct pk_dso *dso;	/* NULL: in no map */
+	uint64_t ip;			/* address as recorded */
+	uint64_t hit;			/* period of the chains ending here */
+	uint64_t children_hit;		/* period of the chains going on */
+	const struct pk_callchain_node *parent;	/* NULL for the root */
+	uint32_t max_depth;		/* root: frames of the longest chain */
+	uint32_t tree_rank;		/* place among its siblings in perf's
+					 * tree order (DSO, symbol, address) */
+	uint32_t nr_children;
+	/* by hit + children_hit, largest first, then by tree_rank */
+	struct pk_callchain_node **children;
+};
 
 #ifdef __cplusplus
 }

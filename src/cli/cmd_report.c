@@ -37,7 +37,7 @@ static const char report_usage[] =
 	"        --children        accumulate callchains of children (default with -g data)\n"
 	"        --no-children     only self overhead\n"
 	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
-	"    -g, --call-graph <m>  none (graph, flat, folded: not printed yet)\n"
+	"    -g, --call-graph <m>  graph, caller, callee, flat, folded or none\n"
 	"        --percent-limit <n> hide entries below n percent\n"
 	"    -c, --comms <list>    only these comms\n"
 	"        --pid <list>      only these process ids (also --pids)\n"

@@ -20,6 +20,7 @@ struct layout {
 	bool children;
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
 	int width[PK_HIST_KEY_MAX];
+	struct callchain_print cg;
 };
 
 static int parse_sort(const char *list, struct layout *l)
@@ -227,6 +228,7 @@ static void print_event(FILE *out, struct layout *l, const struct pk_hist_event 
 		    100.0 * (double)v / (double)ev->total_period < o->percent_limit)
 			continue;
 		print_entry(out, l, e, ev->total_period);
+		report_callchain_print(out, e, ev->total_period, &l->cg);
 	}
 	fputs("\n\n", out);
 }
@@ -314,6 +316,34 @@ static bool has_callchains(struct pk_session *s)
 	return false;
 }
 
+/*
+ * perf's defaults with callchains in the file: graph, 0.5%, the caller
+ * first when accumulating children and the callee first without.
+ */
+static int setup_callchain(struct pk_session *s, const struct report_stdio_opts *o,
+			   struct layout *l, int *order)
+{
+	l->cg.mode = REPORT_GRAPH_NONE;
+	*order = PK_CALLCHAIN_NONE;
+	if (!has_callchains(s))
+		return 0;
+	l->cg.mode = REPORT_GRAPH_GRAPH;
+	l->cg.min_percent = 0.5;
+	l->cg.children = l->children;
+	l->cg.sort_starts_with_sym = o->sort && !strncmp(o->sort, "sym", 3);
+	*order = l->children ? PK_CALLCHAIN_CALLER : PK_CALLCHAIN_CALLEE;
+	if (o->call_graph && report_callchain_parse(o->call_graph, &l->cg, order)) {
+		cli_error("report: bad -g argument '%s'", o->call_graph);
+		return -EINVAL;
+	}
+	/* perf's --percent-limit also hides the smaller branches */
+	if (o->percent_limit > 0)
+		l->cg.min_percent = o->percent_limit;
+	if (l->cg.mode == REPORT_GRAPH_NONE)
+		*order = PK_CALLCHAIN_NONE;
+	return 0;
+}
+
 int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out)
 {
 	struct pk_session_opts so = {.sz = sizeof(so), .force = o->force};
@@ -336,6 +366,9 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	ho.keys = l.keys;
 	ho.nr_keys = l.nr_keys;
 	ho.children = l.children;
+	err = setup_callchain(s, o, &l, &ho.callchain);
+	if (err)
+		goto out;
 	ho.comms = o->comms;
 	ho.pids = o->pids;
 	ho.tids = o->tids;

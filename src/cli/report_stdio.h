@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <perfkit/report.h>
 
 enum report_graph_mode {
 	REPORT_GRAPH_DEFAULT,	/* graph when the file has callchains */
@@ -28,5 +29,19 @@ struct report_stdio_opts {
 
 /* Run the report on input; prints errors; returns the exit status. */
 int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out);
+
+/* How the call trees under the entries are printed. */
+struct callchain_print {
+	enum report_graph_mode mode;
+	double min_percent;		/* smaller branches are hidden */
+	bool children;			/* single root compared with children */
+	bool sort_starts_with_sym;	/* perf then skips the root's first frame */
+};
+
+/* Parse a -g argument into p and *order (PK_CALLCHAIN_*); -1 if bad. */
+int report_callchain_parse(const char *arg, struct callchain_print *p, int *order);
+/* The tree of e, percentages of total, as perf report --stdio shows it. */
+void report_callchain_print(FILE *out, const struct pk_hist_entry *e, uint64_t total,
+			    const struct callchain_print *p);
 
 #endif

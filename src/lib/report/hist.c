@@ -29,6 +29,7 @@ struct pk_hist {
 	uint32_t nr_keys;
 	unsigned key_mask;
 	bool children;
+	int callchain;			/* PK_CALLCHAIN_* */
 	struct pki_hist_filter filter;
 	char **comms;			/* interned comm strings */
 	size_t nr_comms, comm_slots;
@@ -225,20 +226,23 @@ static struct hist_event *event_of(struct pk_hist *h, const struct pk_attr *attr
  */
 static int add_location(struct pk_hist *h, struct hist_event *he, const char *comm,
 			const struct pk_session_sample *ev, const struct pk_location *loc,
-			uint64_t period, bool self, char *level)
+			uint64_t period, bool self, char *level, struct pk_hist_entry **added)
 {
 	struct pk_hist_entry key, *e;
 	uint64_t *last;
 
+	*added = NULL;
 	if (!pki_hist_filter_location(&h->filter, loc))
 		return 0;
 	make_key(h, &key, comm, ev, loc);
 	if (!self) {
 		if (!loc->sym && has_key(h, PK_HIST_KEY_SYM))
 			key.addr = loc->ip;
-		/* a frame in no map gets the sample's level (perf leaves it
-		 * as it was); an entry keeps the label it was created with */
+		/* a frame in no map keeps the level of the frame before it
+		 * in perf's walk (the sample's for the first); an entry keeps
+		 * the label it was created with */
 		key.level = loc->dso ? (pk_dso_is_kernel(loc->dso) ? 'k' : '.') : *level;
+		*level = key.level;
 	}
 	e = findnew(h, he, &key, &last);
 	if (!e)
@@ -250,8 +254,24 @@ static int add_location(struct pk_hist *h, struct hist_event *he, const char *co
 	if (*last != h->sample_seq) {
 		*last = h->sample_seq;
 		e->children += period;
+		*added = e;
 	}
 	return 0;
+}
+
+/* The chain from frame `from` towards the leaf (caller order) or the root
+ * (callee order); from == n means the whole chain. */
+static int append_chain(struct pk_hist *h, struct pk_hist_entry *e, const struct pk_frame *frames,
+			size_t n, size_t from, uint64_t period)
+{
+	if (!n)
+		return pki_callchain_append(&e->callchain, frames, 0, 0, 1, period);
+	if (h->callchain == PK_CALLCHAIN_CALLER)
+		return pki_callchain_append(&e->callchain, frames, from == n ? n - 1 : from,
+					    from == n ? n : from + 1, -1, period);
+	if (from == n)
+		from = 0;
+	return pki_callchain_append(&e->callchain, frames, from, n - from, 1, period);
 }
 
 static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev,
@@ -261,7 +281,9 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	uint64_t period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
 								 : ev->attr->attr.sample_period;
 	const char *comm;
+	struct pk_hist_entry *e;
 	char level;
+	size_t n = 0;
 	int err;
 
 	if (!he)
@@ -275,12 +297,24 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 				    pk_thread_tid(ev->thread)))
 		return 0;
 	h->sample_seq++;
-	err = add_location(h, he, comm, ev, &ev->loc, period, true, NULL);
+	err = add_location(h, he, comm, ev, &ev->loc, period, true, NULL, &e);
+	if (err || (!h->children && !h->callchain))
+		return err;
+	n = pk_session_callchain(s, ev, frames, MAX_FRAMES);
+	if (h->callchain && e)
+		err = append_chain(h, e, frames, n, n, period);
 	if (err || !h->children)
 		return err;
 	level = ev->loc.cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
-	for (size_t i = 0, n = pk_session_callchain(s, ev, frames, MAX_FRAMES); i < n && !err; i++)
-		err = add_location(h, he, comm, ev, &frames[i].loc, period, false, &level);
+	/* perf walks the chain in the tree's order: with recursion, the
+	 * first occurrence that way gets the chain */
+	for (size_t j = 0; j < n && !err; j++) {
+		size_t i = h->callchain != PK_CALLCHAIN_CALLEE ? n - 1 - j : j;
+
+		err = add_location(h, he, comm, ev, &frames[i].loc, period, false, &level, &e);
+		if (!err && e && h->callchain)
+			err = append_chain(h, e, frames, n, i, period);
+	}
 	return err;
 }
 
@@ -294,7 +328,10 @@ static int finish(struct pk_hist *h)
 
 		if (!he->pub.nr_samples)
 			continue;
-		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children);
+		for (size_t j = 0; j < he->nr; j++)
+			pki_callchain_sort(he->v[j].callchain);
+		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children,
+			      h->callchain);
 		he->pub.entries = he->v;
 		he->pub.nr_entries = he->nr;
 		free(he->slots);
@@ -342,6 +379,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	if (err)
 		goto fail;
 	h->children = o.children;
+	h->callchain = o.callchain;
 	while ((err = pk_session_next(s, &ev)) > 0) {
 		err = add_sample(h, s, &ev, frames);
 		if (err)
@@ -350,7 +388,11 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);
+	err = pki_callchain_sort_begin(s);
+	if (err)
+		goto fail;
 	err = finish(h);
+	pki_callchain_sort_end();
 	if (err)
 		goto fail;
 	free(frames);
@@ -367,6 +409,8 @@ void pk_hist_free(struct pk_hist *h)
 	if (!h)
 		return;
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
+		for (size_t j = 0; j < h->events[i].nr; j++)
+			pki_callchain_free(h->events[i].v[j].callchain);
 		free(h->events[i].v);
 		free(h->events[i].slots);
 		free(h->events[i].last_sample);

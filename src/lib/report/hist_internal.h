@@ -21,6 +21,17 @@ bool pki_hist_filter_location(const struct pki_hist_filter *f, const struct pk_l
 
 /* Sort entries the way perf prints them. */
 void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
-		   uint32_t nr_keys, bool children);
+		   uint32_t nr_keys, bool children, int callchain);
+
+/* Add the frames first, first + step, ... (count of them) of a chain with
+ * its period to the tree *root (created when NULL). */
+int pki_callchain_append(struct pk_callchain_node **root, const struct pk_frame *frames,
+			 size_t first, size_t count, int step, uint64_t period);
+/* Order every node's children as perf prints them, between a begin (which
+ * learns the session's DSO order) and an end. */
+int pki_callchain_sort_begin(struct pk_session *s);
+void pki_callchain_sort(struct pk_callchain_node *n);
+void pki_callchain_sort_end(void);
+void pki_callchain_free(struct pk_callchain_node *n);
 
 #endif

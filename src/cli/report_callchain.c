@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The call tree under a perf report --stdio entry, drawn as perf 6.1 draws
+ * it.  A printed node is a run of tree nodes without branches or chain
+ * ends in between; branches are drawn with "|--P%--" (last one " --P%--")
+ * and the pipes of the levels still open.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/session.h>
+#include "report_stdio.h"
+
+#define MARGIN 12	/* spaces before every line of the tree */
+#define COLUMN 11	/* width of one level */
+
+struct graph {
+	FILE *out;
+	const struct callchain_print *p;
+	uint64_t total;		/* what the percentages are of */
+	uint64_t min_hit;	/* smaller branches are not shown */
+	int margin;
+	size_t lines;
+};
+
+static uint64_t cumul(const struct pk_callchain_node *n)
+{
+	return n->hit + n->children_hit;
+}
+
+static void print_name(FILE *out, const struct pk_callchain_node *n)
+{
+	if (n->sym)
+		fputs(n->sym->name, out);
+	else
+		fprintf(out, "%#" PRIx64, n->ip);
+}
+
+static bool open_level(uint64_t mask, int i)
+{
+	return i < 64 && (mask >> i) & 1;
+}
+
+static void left_margin(struct graph *g)
+{
+	fprintf(g->out, "%*s", MARGIN + g->margin, "");
+}
+
+static void level_line(struct graph *g, int depth, uint64_t mask)
+{
+	left_margin(g);
+	for (int i = 0; i < depth; i++)
+		fprintf(g->out, "%c%*s", open_level(mask, i) ? '|' : ' ', COLUMN - 1, "");
+	fputc('\n', g->out);
+	g->lines++;
+}
+
+static void frame_line(struct graph *g, const struct pk_callchain_node *run,
+		       const struct pk_callchain_node *n, int depth, uint64_t mask)
+{
+	left_margin(g);
+	for (int i = 0; i < depth; i++) {
+		fputc(open_level(mask, i) ? '|' : ' ', g->out);
+		if (run == n && i == depth - 1)
+			fprintf(g->out, "--%.2f%%--",
+				g->total ? 100.0 * (double)cumul(run) / (double)g->total : 0.0);
+		else
+			fprintf(g->out, "%*s", COLUMN - 1, "");
+	}
+	print_name(g->out, n);
+	fputc('\n', g->out);
+	g->lines++;
+}
+
+static bool shown(const struct graph *g, const struct pk_callchain_node *parent, uint32_t i)
+{
+	return i < parent->nr_children && cumul(parent->children[i]) >= g->min_hit;
+}
+
+static void print_branches(struct graph *g, const struct pk_callchain_node *parent, int depth,
+			   uint64_t mask)
+{
+	uint64_t new_mask = mask;
+
+	for (uint32_t i = 0; shown(g, parent, i); i++) {
+		const struct pk_callchain_node *run = parent->children[i], *n = run;
+
+		if (!shown(g, parent, i + 1) && depth - 1 < 64)
+			new_mask &= ~(1ULL << (depth - 1));
+		level_line(g, depth, mask);
+		for (;; n = n->children[0]) {
+			frame_line(g, run, n, depth, new_mask);
+			if (n->hit || n->nr_children != 1)
+				break;
+		}
+		print_branches(g, n, depth + 1, new_mask | (depth < 64 ? 1ULL << depth : 0));
+	}
+}
+
+/* One root carrying all of the entry's period: its run is printed after
+ * "---" without a percentage. */
+static const struct pk_callchain_node *print_single_root(struct graph *g,
+							 const struct pk_callchain_node *root)
+{
+	const struct pk_callchain_node *n = root->children[0];
+	bool skip = g->p->sort_starts_with_sym, printed = false;
+
+	for (;; n = n->children[0]) {
+		if (skip) {
+			skip = false;
+		} else if (!printed) {
+			left_margin(g);
+			fputs("|\n", g->out);
+			left_margin(g);
+			fputs("---", g->out);
+			g->margin += 3;
+			printed = true;
+			g->lines += 2;
+		} else {
+			left_margin(g);
+		}
+		if (n != root->children[0] || !g->p->sort_starts_with_sym) {
+			print_name(g->out, n);
+			fputc('\n', g->out);
+		}
+		if (n->hit || n->nr_children != 1)
+			return n;
+	}
+}
+
+static void print_graph(FILE *out, const struct pk_callchain_node *root, uint64_t entry_period,
+			const struct graph *tmpl)
+{
+	struct graph g = *tmpl;
+	const struct pk_callchain_node *from = root;
+
+	g.out = out;
+	if (shown(&g, root, 0) && !shown(&g, root, 1) && cumul(root->children[0]) == entry_period)
+		from = print_single_root(&g, root);
+	print_branches(&g, from, 1, 1);
+	if (g.lines)
+		fputc('\n', out);
+}
+
+/* Flat and folded list every chain end, perf's order: by period, then
+ * depth first with children in perf's tree order (higher DSO, symbol
+ * start or address first). */
+struct chain_list {
+	const struct pk_callchain_node **v;
+	size_t nr, alloc;
+	bool folded;
+};
+
+static int cmp_tree_order(const void *pa, const void *pb)
+{
+	const struct pk_callchain_node *a = *(const struct pk_callchain_node *const *)pa;
+	const struct pk_callchain_node *b = *(const struct pk_callchain_node *const *)pb;
+
+	return a->tree_rank < b->tree_rank ? -1 : a->tree_rank > b->tree_rank;
+}
+
+static uint64_t chain_value(const struct chain_list *l, const struct pk_callchain_node *n)
+{
+	return l->folded ? n->hit : cumul(n);
+}
+
+static void collect(struct chain_list *l, const struct pk_callchain_node *n, uint64_t min_hit)
+{
+	if (n->nr_children) {
+		const struct pk_callchain_node **byname = malloc(n->nr_children * sizeof(*byname));
+
+		if (!byname)
+			return;
+		memcpy(byname, n->children, n->nr_children * sizeof(*byname));
+		qsort(byname, n->nr_children, sizeof(*byname), cmp_tree_order);
+		for (uint32_t i = 0; i < n->nr_children; i++)
+			collect(l, byname[i], min_hit);
+		free(byname);
+	}
+	if (!n->hit || n->hit < min_hit || !n->parent)
+		return;
+	if (l->nr == l->alloc) {
+		size_t a = l->alloc ? l->alloc * 2 : 16;
+		const struct pk_callchain_node **v = realloc(l->v, a * sizeof(*v));
+
+		if (!v)
+			return;
+		l->v = v;
+		l->alloc = a;
+	}
+	l->v[l->nr++] = n;
+}
+
+static void print_path(FILE *out, const struct pk_callchain_node *n, bool folded, bool *first)
+{
+	if (!n->parent)
+		return;
+	print_path(out, n->parent, folded, first);
+	if (folded) {
+		if (!*first)
+			fputc(';', out);
+		print_name(out, n);
+	} else {
+		fprintf(out, "%16s", "");
+		print_name(out, n);
+		fputc('\n', out);
+	}
+	*first = false;
+}
+
+static void print_chains(FILE *out, const struct pk_callchain_node *root, const struct graph *g,
+			 bool folded)
+{
+	struct chain_list l = {.folded = folded};
+
+	collect(&l, root, g->min_hit);
+	/* stable by value: insertion sort keeps the collection order */
+	for (size_t i = 1; i < l.nr; i++) {
+		const struct pk_callchain_node *x = l.v[i];
+		size_t j = i;
+
+		/* ordered by the chain's own period even where flat shows the
+		 * period through it, as perf does */
+		for (; j > 0 && l.v[j - 1]->hit < x->hit; j--)
+			l.v[j] = l.v[j - 1];
+		l.v[j] = x;
+	}
+	for (size_t i = 0; i < l.nr; i++) {
+		bool first = true;
+		double pct = g->total ? 100.0 * (double)chain_value(&l, l.v[i]) / (double)g->total
+				      : 0.0;
+
+		if (folded) {
+			fprintf(out, "%.2f%% ", pct);
+			print_path(out, l.v[i], true, &first);
+			fputc('\n', out);
+		} else {
+			fprintf(out, "%*s%.2f%%\n", COLUMN, "", pct);
+			print_path(out, l.v[i], false, &first);
+			fputc('\n', out);
+		}
+	}
+	free(l.v);
+}
+
+void report_callchain_print(FILE *out, const struct pk_hist_entry *e, uint64_t total,
+			    const struct callchain_print *p)
+{
+	struct graph g = {.p = p, .total = total};
+
+	if (!e->callchain || p->mode == REPORT_GRAPH_NONE)
+		return;
+	g.min_hit = (uint64_t)((double)total * (p->min_percent / 100.0));
+	switch (p->mode) {
+	case REPORT_GRAPH_FLAT:
+		print_chains(out, e->callchain, &g, false);
+		break;
+	case REPORT_GRAPH_FOLDED:
+		print_chains(out, e->callchain, &g, true);
+		break;
+	default:
+		print_graph(out, e->callchain, p->children ? e->children : e->self, &g);
+		break;
+	}
+}
+
+/* "graph,0.5,caller": mode, limit and order in any order. */
+int report_callchain_parse(const char *arg, struct callchain_print *p, int *order)
+{
+	const char *s = arg;
+
+	while (s && *s) {
+		size_t n = strcspn(s, ",");
+		char tok[32];
+		char *end;
+
+		if (n >= sizeof(tok))
+			return -1;
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		if (!strcmp(tok, "graph"))
+			p->mode = REPORT_GRAPH_GRAPH;
+		else if (!strcmp(tok, "flat"))
+			p->mode = REPORT_GRAPH_FLAT;
+		else if (!strcmp(tok, "folded"))
+			p->mode = REPORT_GRAPH_FOLDED;
+		else if (!strcmp(tok, "none"))
+			p->mode = REPORT_GRAPH_NONE;
+		else if (!strcmp(tok, "caller"))
+			*order = PK_CALLCHAIN_CALLER;
+		else if (!strcmp(tok, "callee"))
+			*order = PK_CALLCHAIN_CALLEE;
+		else if (!strcmp(tok, "function") || !strcmp(tok, "percent"))
+			;
+		else if (n && (p->min_percent = strtod(tok, &end), *end == '\0'))
+			;
+		else
+			return -1;
+		s += n + (s[n] == ',');
+	}
+	return 0;
+}
