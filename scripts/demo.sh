@@ -19,3 +19,8 @@ echo
 echo "== perfkit report --stdio --no-children"
 "$pk" report --stdio --no-children -i "$out" 2>/dev/null | head -40 ||
 	"$pk" report --header-only -i "$out"
+html=${TMPDIR:-/tmp}/perfkit-demo.html
+if "$pk" report --html -i "$out" -o "$html" 2>/dev/null; then
+	echo
+	echo "== an offline HTML report (flame graph, callers, timeline): $html"
+fi
