@@ -316,8 +316,15 @@ static int next_from_source(struct pk_reader *r, struct pk_record *rec)
 	if (!p)
 		return end_of_data(r, avail);
 	ret = frame(r, p, avail, off, rec);
-	if (ret < 0)
-		return r->data_size_unknown ? (pki_reader_warn(r, off, "%s", r->err), 0) : ret;
+	if (ret < 0) {
+		if (!r->data_size_unknown)
+			return ret;
+		/* r->err already names file and offset; passing it to
+		 * pki_reader_warn() would format it into itself */
+		pki_warn("%s", r->err);
+		r->nr_warnings++;
+		return 0;
+	}
 	p = pki_source_peek(&r->src, rec->size, &avail);
 	if (!p)
 		return end_of_data(r, avail);

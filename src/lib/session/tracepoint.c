@@ -86,13 +86,126 @@ static char *take_text(struct blob *b, uint64_t n)
 	return s;
 }
 
+/*
+ * libtraceevent (1.7) dereferences NULL on some formats whose brackets or
+ * quotes do not close (a truncated or corrupt format), or that hold bytes
+ * other than printable ASCII and white space (kernel formats never do), so
+ * such an event is skipped before it gets there.
+ */
+static bool format_is_balanced(const char *fmt, uint64_t size)
+{
+	char stack[64];
+	size_t depth = 0;
+	bool quoted = false;
+
+	for (uint64_t i = 0; i < size; i++) {
+		char c = fmt[i];
+
+		if ((c < ' ' || c > '~') && c != '\t' && c != '\n' && c != '\r')
+			return false;
+		if (quoted) {
+			if (c == '\\' && i + 1 < size)
+				i++;
+			else if (c == '"')
+				quoted = false;
+			continue;
+		}
+		if (c == '"') {
+			quoted = true;
+		} else if (c == '(' || c == '{' || c == '[') {
+			if (depth == sizeof(stack))
+				return false;
+			stack[depth++] = c == '(' ? ')' : c == '{' ? '}' : ']';
+		} else if (c == ')' || c == '}' || c == ']') {
+			if (!depth || stack[--depth] != c)
+				return false;
+		}
+	}
+	return !quoted && !depth;
+}
+
+/* Is name (len bytes) declared as a field in head: " name;" or "*name[" etc.? */
+static bool field_declared(const char *head, size_t head_len, const char *name, size_t len)
+{
+	static const char seps[] = " *\t", ends[] = ";[";
+	char pat[130];
+
+	if (!len || len + 2 > sizeof(pat))
+		return false;
+	memcpy(pat + 1, name, len);
+	for (const char *s = seps; *s; s++) {
+		for (const char *e = ends; *e; e++) {
+			pat[0] = *s;
+			pat[len + 1] = *e;
+			if (memmem(head, head_len, pat, len + 2))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* As many '?' as ':' outside string literals, from p to end, and none of
+ * the characters C expressions do not use there ('@', '$', '#', '`'). */
+static bool ternaries_complete(const char *p, const char *end)
+{
+	long open = 0;
+	bool quoted = false;
+
+	for (; p < end; p++) {
+		if (quoted) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			else if (*p == '"')
+				quoted = false;
+		} else if (*p == '"') {
+			quoted = true;
+		} else if (*p == '?') {
+			open++;
+		} else if (*p == ':') {
+			open--;
+		} else if (*p == '@' || *p == '$' || *p == '#' || *p == '`') {
+			return false;
+		}
+	}
+	return open == 0;
+}
+
+/*
+ * libtraceevent (1.7) also dereferences NULL when __print_flags() or
+ * __print_symbolic() names a field the format does not define, or when a
+ * '?' of the print format has no ':'.  So every REC->field must be one of
+ * the format's fields and the ternaries must be whole (true of every
+ * format a kernel writes).
+ */
+static bool format_fields_known(const char *fmt, uint64_t size)
+{
+	static const char print_fmt[] = "print fmt:";
+	const char *pf = memmem(fmt, size, print_fmt, sizeof(print_fmt) - 1);
+	const char *end = fmt + size, *p;
+
+	if (!pf)
+		return true;
+	if (!ternaries_complete(pf + sizeof(print_fmt) - 1, end))
+		return false;
+	for (p = pf; (p = memmem(p, (size_t)(end - p), "REC->", 5)); ) {
+		const char *name = p += 5;
+
+		while (p < end && (*p == '_' || (*p >= '0' && *p <= '9') ||
+				   ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
+			p++;
+		if (!field_declared(fmt, (size_t)(pf - fmt), name, (size_t)(p - name)))
+			return false;
+	}
+	return true;
+}
+
 static void parse_formats(struct tep_handle *tep, struct blob *b, uint32_t nr, const char *sys)
 {
 	for (uint32_t i = 0; i < nr && !b->bad; i++) {
 		uint64_t size = take64(b);
 		const char *fmt = take(b, size);
 
-		if (fmt)
+		if (fmt && format_is_balanced(fmt, size) && format_fields_known(fmt, size))
 			tep_parse_event(tep, fmt, size, sys);
 	}
 }
@@ -211,6 +324,18 @@ out:
 	return tep;
 }
 
+/* Parse a tracing-data blob and drop the result: for the fuzz targets. */
+int pki_tracing_data_try(const void *data, uint64_t size);
+int pki_tracing_data_try(const void *data, uint64_t size)
+{
+	struct tep_handle *tep = parse_tracing_data(data, size);
+
+	if (!tep)
+		return -EINVAL;
+	tep_free(tep);
+	return 0;
+}
+
 static struct tep_handle *session_tep(struct pk_session *s)
 {
 	const struct pk_header *h = pk_reader_header(s->reader);
@@ -259,6 +384,14 @@ void pki_session_trace_free(struct pk_session *s)
 }
 
 #else /* no libtraceevent */
+
+int pki_tracing_data_try(const void *data, uint64_t size);
+int pki_tracing_data_try(const void *data, uint64_t size)
+{
+	(void)data;
+	(void)size;
+	return -ENOTSUP;
+}
 
 int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample *ev, char *buf,
 			    size_t len)
