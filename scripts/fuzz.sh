@@ -14,6 +14,7 @@ corpus_src=../shared/corpus
 for target in "$dir"/fuzz/fuzz_*; do
 	[ -f "$target" ] && [ -x "$target" ] || continue
 	name=$(basename "$target")
+	case " ${FUZZ_SKIP:-} " in *" $name "*) echo "fuzz: $name skipped"; continue ;; esac
 	work=$(mktemp -d)
 	seeds="fuzz/corpus/$name"
 	[ -d "$seeds" ] && cp "$seeds"/* "$work"/ 2>/dev/null || true
