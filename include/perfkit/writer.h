@@ -59,7 +59,9 @@ int pk_writer_open(struct pk_writer **out, const char *path, const struct pk_wri
 int pk_writer_open_fd(struct pk_writer **out, int fd, const char *name,
 		      const struct pk_writer_opts *opts);
 
-/* Abandon (when not finished: the temporary file is removed) and free. */
+/* Abandon (when not finished: the file is removed and a PATH.old it
+ * displaced is put back) and free.  The file takes its name at
+ * pk_writer_start(), so a process killed after that leaves a readable PATH. */
 void pk_writer_close(struct pk_writer *w);
 
 /* Last error, one line; owned by the writer, never NULL. */

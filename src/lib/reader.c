@@ -243,6 +243,35 @@ static void name_from_event_desc(struct pk_reader *r)
 	}
 }
 
+/*
+ * A data size of 0 means either "killed before the header was rewritten"
+ * (records follow the data offset) or "finished with no records" (the
+ * feature table follows it).  Only the second has a feature table there
+ * whose sections lie after it, end to end, up to the end of the file.
+ */
+static bool empty_but_finished(struct pk_reader *r, const struct pk_header *h)
+{
+	uint64_t nr = 0, expect, entry[2];
+
+	for (int i = 0; i < 4; i++)
+		nr += (uint64_t)__builtin_popcountll(h->features[i]);
+	if (nr == 0)
+		return false;
+	expect = h->data_offset + nr * 16;
+	for (uint64_t i = 0; i < nr; i++) {
+		if (pki_source_pread(&r->src, entry, sizeof(entry), h->data_offset + i * 16))
+			return false;
+		if (h->swapped) {
+			entry[0] = __builtin_bswap64(entry[0]);
+			entry[1] = __builtin_bswap64(entry[1]);
+		}
+		if (entry[0] != expect || entry[1] > r->src.file_size - expect)
+			return false;
+		expect += entry[1];
+	}
+	return expect == r->src.file_size;
+}
+
 static int parse_file_header(struct pk_reader *r, const uint8_t *p)
 {
 	struct pk_header *h = &r->hdr;
@@ -266,7 +295,7 @@ static int parse_file_header(struct pk_reader *r, const uint8_t *p)
 		return pki_reader_fail(r, -EINVAL, 40, "data offset %#llx is outside the file",
 				       (unsigned long long)h->data_offset);
 	h->feat_offset = h->data_offset + h->data_size;
-	if (h->data_size == 0 && r->src.file_size > h->data_offset) {
+	if (h->data_size == 0 && !empty_but_finished(r, h)) {
 		/* perf was killed before it wrote the header: recover what we can */
 		r->data_size_unknown = true;
 		pki_reader_warn(r, 48, "data size is 0: the file was not finalized "

@@ -1,38 +1,66 @@
 #!/bin/sh
-# SIGKILL `perfkit record` mid-run: the file it leaves (the temporary
-# .NAME.perfkit-* or NAME itself) must still be readable, with a warning that
-# it was not finalized, and hold the samples written before the kill.
+# SIGKILL `perfkit record -o NAME` at several moments, from startup to well
+# into the run.  NAME is created with its header before any event is
+# enabled, so after each kill either NAME does not exist yet (killed during
+# startup, before the header was on disk: the previous file is still there as
+# NAME or NAME.old) or `perfkit report --stats -i NAME` reads it, warns that
+# it was not finalized, and (for the longer runs) reports the samples
+# written before the kill.  A last run checks that a finished recording still
+# reads clean and that the one before it was kept as NAME.old.
 set -u
 : "${PERFKIT:?}"
 [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ] || exit 77
 t=$(mktemp -d)
-work=
-cleanup() {
-	[ -n "$work" ] && kill "$work" 2>/dev/null
-	rm -rf "$t"
-}
-trap cleanup EXIT
+trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# -a -g at a high rate fills the 256 KiB write buffer within a second
-"$PERFKIT" record -a -g -F 4000 -e cpu-clock -o "$t/k.data" -- \
-	sh -c 'echo $$ >"$0"; exec sleep 60' "$t/pid" >"$t/out" 2>"$t/err" &
-rec=$!
-sleep 3
-[ -s "$t/pid" ] && work=$(cat "$t/pid")
-kill -0 "$rec" 2>/dev/null || { cat "$t/err"; fail "record exited early"; }
-kill -9 "$rec"
-wait "$rec" 2>/dev/null
-left=$(ls -A "$t" | grep -E '^(\.k\.data\.perfkit-.*|k\.data)$' | head -1)
-[ -n "$left" ] || fail "no output file left behind: $(ls -A "$t")"
-echo "left behind: $left ($(stat -c %s "$t/$left") bytes)"
+samples() {
+	awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' "$1"
+}
 
-"$PERFKIT" report --stats -i "$t/$left" >"$t/stats" 2>"$t/stats.err"
-rc=$?
-cat "$t/stats" "$t/stats.err"
-[ $rc = 0 ] || fail "report --stats exited $rc on the killed recording"
-grep -qi "not finalized" "$t/stats.err" || fail "no 'not finalized' warning"
-# the SAMPLE line of the stats table: "SAMPLE events: N"
-n=$(awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' "$t/stats")
-[ -n "$n" ] && [ "$n" -gt 0 ] 2>/dev/null || fail "no samples reported (got '$n')"
-echo "ok: $n samples recovered"
+# one kill after $1 seconds; $2 = 1 when samples must have been written
+kill_after() {
+	rm -f "$t/k.data" "$t/k.data.old" "$t"/.k.data.perfkit-*
+	# -a -g at a high rate fills the 256 KiB write buffer within a second
+	"$PERFKIT" record -a -g -F 4000 -e cpu-clock -o "$t/k.data" -- sleep 30 \
+		>"$t/out" 2>"$t/err" &
+	rec=$!
+	sleep "$1"
+	kill -0 "$rec" 2>/dev/null || { cat "$t/err"; fail "record exited before ${1}s"; }
+	kill -9 "$rec"
+	wait "$rec" 2>/dev/null
+	pkill -f "^sleep 30$" 2>/dev/null
+	stray=$(ls -A "$t" | grep -v -E '^(k\.data|out|err|stats|stats\.err)$')
+	if [ ! -e "$t/k.data" ]; then
+		[ "$2" = 0 ] || fail "no k.data after ${1}s"
+		echo "killed at ${1}s: before the header was written (no k.data)"
+		return
+	fi
+	"$PERFKIT" report --stats -i "$t/k.data" >"$t/stats" 2>"$t/stats.err"
+	rc=$?
+	[ $rc = 0 ] || { cat "$t/stats.err"; fail "report --stats exited $rc after a kill at ${1}s"; }
+	grep -qi "not finalized" "$t/stats.err" || fail "no 'not finalized' warning (${1}s)"
+	n=$(samples "$t/stats")
+	if [ "$2" = 1 ]; then
+		[ -n "$n" ] && [ "$n" -gt 0 ] 2>/dev/null ||
+			fail "no samples reported after a kill at ${1}s (got '$n')"
+	fi
+	echo "killed at ${1}s: $(stat -c %s "$t/k.data") bytes, ${n:-0} samples read back" \
+		"${stray:+(also left: $stray)}"
+}
+
+for d in 0.01 0.05 0.2 0.6; do
+	kill_after "$d" 0
+done
+kill_after 2.5 1
+kill_after 1.5 1
+
+# a finished run: no warning; the killed one before it became k.data.old
+"$PERFKIT" record -e cpu-clock -o "$t/k.data" -- true >"$t/out" 2>"$t/err" ||
+	{ cat "$t/err"; fail "record failed"; }
+[ -s "$t/k.data.old" ] || fail "the previous k.data was not kept as k.data.old"
+"$PERFKIT" report --stats -i "$t/k.data" >"$t/stats" 2>"$t/stats.err" ||
+	fail "report --stats failed on a finished file"
+! grep -qi "not finalized" "$t/stats.err" || fail "a finished file reads as not finalized"
+ls -A "$t" | grep -q '\.perfkit-' && fail "temporary file left behind: $(ls -A "$t")"
+echo ok

@@ -89,6 +89,8 @@ static int keep_old_file(struct pk_writer *w)
 	if (rename(w->path, old))
 		err = pki_writer_fail(w, -errno, "cannot rename the old file to %s: %s", old,
 				      strerror(errno));
+	else
+		w->moved_old = true;
 	free(old);
 	return err;
 }
@@ -122,6 +124,19 @@ static int open_temp(struct pk_writer *w)
 	return 0;
 }
 
+static int check_directory(struct pk_writer *w)
+{
+	char *copy = strdup(w->path);
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	if (access(dirname(copy), W_OK | X_OK))
+		err = pki_writer_fail(w, -errno, "cannot create the file: %s", strerror(errno));
+	free(copy);
+	return err;
+}
+
 int pk_writer_open(struct pk_writer **out, const char *path, const struct pk_writer_opts *opts)
 {
 	struct pk_writer *w;
@@ -144,7 +159,11 @@ int pk_writer_open(struct pk_writer **out, const char *path, const struct pk_wri
 	}
 	if (w->pipe)
 		return pki_writer_fail(w, -EINVAL, "pipe mode needs \"-\" or a descriptor");
-	return open_temp(w);
+	/* the file is created at pk_writer_start(), just before its header
+	 * is written, so that a kill leaves as little behind as possible;
+	 * an unwritable directory is still reported here */
+	w->create_at_start = true;
+	return check_directory(w);
 }
 
 int pk_writer_open_fd(struct pk_writer **out, int fd, const char *name,
@@ -163,6 +182,20 @@ int pk_writer_open_fd(struct pk_writer **out, int fd, const char *name,
 	return check_opts(w);
 }
 
+/* Closed without pk_writer_finish(): the caller gave up on the recording,
+ * so take it away and put back the file it displaced. */
+static void abandon_in_place(struct pk_writer *w)
+{
+	char *old;
+
+	unlink(w->path);
+	if (!w->keep_old || asprintf(&old, "%s.old", w->path) < 0)
+		return;
+	if (w->moved_old)
+		rename(old, w->path);
+	free(old);
+}
+
 void pk_writer_close(struct pk_writer *w)
 {
 	if (!w)
@@ -171,6 +204,8 @@ void pk_writer_close(struct pk_writer *w)
 		close(w->fd);
 	if (w->tmp_path && !w->finished)
 		unlink(w->tmp_path);
+	else if (w->in_place && !w->finished)
+		abandon_in_place(w);
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		free(w->attrs[i].name);
 		free(w->attrs[i].ids);
@@ -434,6 +469,31 @@ static void put_file_header(struct pk_writer *w, struct pki_wbuf *b, uint64_t da
 	pki_wbuf_put(b, features, 32);
 }
 
+/*
+ * The file is built under a temporary name and takes its real name as soon
+ * as the header and attrs are on disk, before any event is enabled: from
+ * then on a SIGKILL leaves NAME readable up to its last complete record,
+ * and NAME never holds a file without a header.
+ */
+static int rename_into_place(struct pk_writer *w)
+{
+	int err;
+
+	if (!w->tmp_path)
+		return 0;
+	if (fchmod(w->fd, 0600))
+		pki_debug("%s: fchmod: %s", w->tmp_path, strerror(errno));
+	if (w->keep_old && (err = keep_old_file(w)))
+		return err;
+	if (rename(w->tmp_path, w->path))
+		return pki_writer_fail(w, -errno, "cannot rename %s to %s: %s", w->tmp_path,
+				       w->path, strerror(errno));
+	free(w->tmp_path);
+	w->tmp_path = NULL;
+	w->in_place = true;
+	return 0;
+}
+
 static int start_file(struct pk_writer *w)
 {
 	struct pki_wbuf b = {0};
@@ -456,7 +516,7 @@ static int start_file(struct pk_writer *w)
 	err = b.oom ? -ENOMEM : write_all(w, b.p, b.len);
 	pki_wbuf_free(&b);
 	w->committed = w->pos;
-	return err;
+	return err ? err : rename_into_place(w);
 }
 
 /* Features that pipe mode cannot or need not carry as records. */
@@ -549,6 +609,8 @@ int pk_writer_start(struct pk_writer *w)
 
 	if (w->started)
 		return 0;
+	if (w->fd < 0 && w->create_at_start && (err = open_temp(w)))
+		return err;
 	if (w->fd < 0)
 		return pki_writer_fail(w, -EBADF, "not open");
 	w->started = true;
@@ -699,24 +761,6 @@ static int finish_file(struct pk_writer *w)
 	return err;
 }
 
-static int rename_into_place(struct pk_writer *w)
-{
-	int err;
-
-	if (!w->tmp_path)
-		return 0;
-	if (fchmod(w->fd, 0600))
-		pki_debug("%s: fchmod: %s", w->tmp_path, strerror(errno));
-	if (w->keep_old && (err = keep_old_file(w)))
-		return err;
-	if (rename(w->tmp_path, w->path))
-		return pki_writer_fail(w, -errno, "cannot rename %s to %s: %s", w->tmp_path,
-				       w->path, strerror(errno));
-	free(w->tmp_path);
-	w->tmp_path = NULL;
-	return 0;
-}
-
 static int finish_pipe(struct pk_writer *w)
 {
 	int err = 0;
@@ -744,7 +788,5 @@ int pk_writer_finish(struct pk_writer *w)
 	if (w->pipe)
 		return werr ? werr : finish_pipe(w);
 	err = finish_file(w);
-	if (!err || w->failed)
-		err = rename_into_place(w) ?: err;
 	return werr ? werr : err;
 }

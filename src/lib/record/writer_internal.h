@@ -27,6 +27,9 @@ struct pk_writer {
 	bool own_fd;
 	bool pipe;
 	bool keep_old;
+	bool moved_old;		/* PATH was renamed to PATH.old */
+	bool in_place;		/* the file has its final name */
+	bool create_at_start;	/* pk_writer_open(PATH): created by start */
 	char *path;	/* target */
 	char *tmp_path; /* where file mode writes until finish */
 	char err[512];
