@@ -44,6 +44,7 @@ pk_print_fn pk_set_print_fn(pk_print_fn fn);
 #include <perfkit/report.h>
 #include <perfkit/event.h>
 #include <perfkit/counter.h>
+#include <perfkit/evfd.h>
 #include <perfkit/ring.h>
 #include <perfkit/writer.h>
 #include <perfkit/recorder.h>

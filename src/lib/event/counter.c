@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <perfkit/counter.h>
+#include <perfkit/evfd.h>
 #include "counter_internal.h"
 #include "internal.h"
 
@@ -24,10 +25,28 @@ const char *pk_counter_set_errmsg(const struct pk_counter_set *set)
 	return set ? set->errmsg : "";
 }
 
+/* Open through the negotiating call; a feature this kernel lacks is
+ * dropped with one note per event.  Returns fd or -1 with errno set. */
 static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 				unsigned long flags)
 {
-	return syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+	struct pk_evfd_open_info info = {.sz = sizeof(info)};
+	int fd = pk_evfd_open(attr, pid, cpu, group_fd, flags, &info);
+
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	if (info.dropped) {
+		static __thread char last_note[sizeof(info.dropped_names)];
+
+		/* one note, not one per CPU and thread */
+		if (strcmp(last_note, info.dropped_names))
+			pki_warn("this kernel lacks %s: opened without", info.dropped_names);
+		strcpy(last_note, info.dropped_names);
+		*attr = info.attr;
+	}
+	return fd;
 }
 
 static bool cpu_in(const int *cpus, int nr, int cpu)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <perfkit/event.h>
 
 /* One symbolic event: a (type, config) pair and its spellings. */
@@ -74,5 +75,12 @@ int pki_tracepoint_foreach(const char *tracefs, const char *sys_glob, const char
 
 /* Read a small text file into buf, trailing newline removed; length or -errno. */
 int pki_read_small_file(const char *path, char *buf, size_t size);
+
+/* The perf_event_open system call as pk_evfd_open() makes it; tests put a
+ * fake kernel in its place (NULL restores the real one). */
+struct perf_event_attr;
+typedef long pki_evfd_syscall_fn(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+				 unsigned long flags);
+void pki_evfd_set_syscall(pki_evfd_syscall_fn *fn);
 
 #endif

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "internal.h"
+#include <perfkit/evfd.h>
 #include "recorder_internal.h"
 
 #define DEFAULT_FREQ	  4000
@@ -156,11 +157,22 @@ int pki_rec_setup_events(struct pk_recorder *r)
 	return 0;
 }
 
+/* Open through the negotiating call.  What this kernel lacks is dropped
+ * from the event's attr, which is what the file then describes. */
 static int sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd)
 {
-	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	struct pk_evfd_open_info info = {.sz = sizeof(info)};
+	int fd = pk_evfd_open(a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC, &info);
 
-	return fd < 0 ? -errno : fd;
+	if (fd >= 0 && info.dropped) {
+		static __thread char last_note[sizeof(info.dropped_names)];
+
+		if (strcmp(last_note, info.dropped_names))
+			pki_warn("this kernel lacks %s: recording without", info.dropped_names);
+		strcpy(last_note, info.dropped_names);
+		*a = info.attr;
+	}
+	return fd;
 }
 
 static int permission_error(struct pk_recorder *r, int err, const char *name)
