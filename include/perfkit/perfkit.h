@@ -45,6 +45,7 @@ pk_print_fn pk_set_print_fn(pk_print_fn fn);
 #include <perfkit/event.h>
 #include <perfkit/counter.h>
 #include <perfkit/evfd.h>
+#include <perfkit/limits.h>
 #include <perfkit/ring.h>
 #include <perfkit/writer.h>
 #include <perfkit/recorder.h>

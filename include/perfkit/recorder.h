@@ -62,6 +62,9 @@ struct pk_recorder_opts {
 	int compress_level; /* -z: > 0 */
 	int cmdline_argc;   /* for the CMDLINE feature */
 	char *const *cmdline_argv;
+	bool strict_freq;   /* --strict-freq: a freq above the kernel's
+			     * perf_event_max_sample_rate is an error instead
+			     * of being lowered to it */
 };
 
 struct pk_recorder;

@@ -49,6 +49,8 @@ static void usage(FILE *f)
 		"    -d, --data                record sample data addresses\n"
 		"        --switch-events       record context switches\n"
 		"        --namespaces          record namespace events\n"
+		"        --strict-freq         fail when -F is above the kernel's maximum\n"
+		"                              sample rate instead of lowering it\n"
 		"    -k, --clockid <clock>     monotonic, monotonic_raw, realtime, boottime, tai\n"
 		"    -z, --compression-level[=n]  zstd-compress records (default level 1)\n"
 		"    -i, --no-inherit          child tasks do not inherit the events\n"
@@ -216,6 +218,7 @@ enum {
 	OPT_CALL_GRAPH = 256,
 	OPT_SWITCH_EVENTS,
 	OPT_NAMESPACES,
+	OPT_STRICT_FREQ,
 };
 
 static const struct option long_opts[] = {
@@ -234,6 +237,7 @@ static const struct option long_opts[] = {
 	{"data", no_argument, NULL, 'd'},
 	{"switch-events", no_argument, NULL, OPT_SWITCH_EVENTS},
 	{"namespaces", no_argument, NULL, OPT_NAMESPACES},
+	{"strict-freq", no_argument, NULL, OPT_STRICT_FREQ},
 	{"clockid", required_argument, NULL, 'k'},
 	{"compression-level", optional_argument, NULL, 'z'},
 	{"no-inherit", no_argument, NULL, 'i'},
@@ -290,6 +294,9 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 		return 0;
 	case OPT_NAMESPACES:
 		c->o.namespaces = true;
+		return 0;
+	case OPT_STRICT_FREQ:
+		c->o.strict_freq = true;
 		return 0;
 	case 'k':
 		c->o.use_clockid = true;

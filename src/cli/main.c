@@ -13,6 +13,7 @@ static const struct cli_command commands[] = {
 	{"script", cmd_script, "Read perf.data and display trace output"},
 	{"record", cmd_record, "Run a command and record its profile into perf.data"},
 	{"convert", cmd_convert, "Write perf.data as flame graph, HTML, pprof, speedscope, ..."},
+	{"check", cmd_check, "Show what this machine supports (permissions, PMUs, limits)"},
 };
 
 static void usage(FILE *out)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "internal.h"
 #include <perfkit/evfd.h>
+#include <perfkit/limits.h>
 #include "recorder_internal.h"
 
 #define DEFAULT_FREQ	  4000
@@ -132,11 +133,20 @@ int pki_rec_setup_events(struct pk_recorder *r)
 	long max_rate = read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 100000);
 	int err;
 
-	if (r->o.freq && (long long)r->o.freq > max_rate)
+	if (r->o.freq && (long long)r->o.freq > max_rate && r->o.strict_freq)
 		return pki_rec_fail(r, -EINVAL,
 				    "-F %llu is above the maximum sample rate %ld "
 				    "(/proc/sys/kernel/perf_event_max_sample_rate)",
 				    (unsigned long long)r->o.freq, max_rate);
+	if (r->o.freq && (long long)r->o.freq > max_rate) {
+		/* as perf: record at the most the kernel allows, and say so */
+		pki_warn("-F %llu is above the maximum sample rate: recording at %ld Hz.\n"
+			 "  The limit is /proc/sys/kernel/perf_event_max_sample_rate, which the "
+			 "kernel also lowers\n  when sampling interrupts take too long; "
+			 "--strict-freq refuses to record instead.",
+			 (unsigned long long)r->o.freq, max_rate);
+		r->o.freq = (uint64_t)max_rate;
+	}
 	r->sample_type = sample_type_for(r);
 	if (!list || !list->nr) {
 		struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE,
@@ -207,14 +217,16 @@ static int open_error(struct pk_recorder *r, int err, const struct rec_event *e,
 	case -EMFILE:
 	case -ENFILE:
 		return pki_rec_fail(r, err, "too many open files: raise the limit (ulimit -n)");
-	case -EINVAL:
-		return pki_rec_fail(r, err,
-				    "event %s cannot be opened on CPU %d with these settings "
-				    "(sampling rate, call graph or modifier not accepted)",
-				    e->name, cpu);
-	default:
+	default: {
+		/* the limits module knows which setting is to blame */
+		struct pk_limits l = {.sz = sizeof(l)};
+		char why[512];
+
+		pk_limits_read(&l, NULL);
+		pk_limits_explain_open(&l, err, &e->attr, pid == -1, why, sizeof(why));
 		return pki_rec_fail(r, err, "cannot open event %s on CPU %d: %s", e->name, cpu,
-				    strerror(-err));
+				    why);
+	}
 	}
 }
 
@@ -325,12 +337,16 @@ int pki_rec_map_rings(struct pk_recorder *r)
 		return -ENOMEM;
 	while ((err = map_first_fds(r, pages)) == -EPERM && pages > 1 && !r->o.mmap_pages)
 		pages /= 2;
-	if (err == -EPERM)
-		return pki_rec_fail(r, err,
-				    "cannot lock %zu pages per CPU for the ring buffers: over the "
-				    "limit of /proc/sys/kernel/perf_event_mlock_kb and ulimit -l; "
-				    "try a smaller -m",
-				    pages);
+	if (err == -EPERM) {
+		struct pk_limits l = {.sz = sizeof(l)};
+		char why[512];
+
+		pk_limits_read(&l, NULL);
+		return pki_rec_fail(r, err, "%s",
+				    pk_limits_explain_mmap(&l, err,
+							   (pages + 1) * (size_t)sysconf(_SC_PAGESIZE),
+							   why, sizeof(why)));
+	}
 	if (err)
 		return pki_rec_fail(r, err, "cannot map the ring buffer: %s", strerror(-err));
 	if (pages != (r->o.mmap_pages ? r->o.mmap_pages : 128))
