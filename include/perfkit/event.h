@@ -41,6 +41,9 @@ struct pk_event {
 				 * task-clock/cpu-clock, shown in msec as perf does) */
 	char *unit;		/* from sysfs .unit ("msec" for the clocks), or NULL */
 	unsigned int mods;	/* PK_EVENT_MOD_* the string gave this event */
+	char *probe_target;	/* kprobe/uprobe events: the function name or
+				 * binary path that attr.config1 points at
+				 * (owned by the event), or NULL */
 };
 
 /* Modifiers that are not (only) attr bits. */
@@ -76,6 +79,15 @@ int pk_event_list_parse(struct pk_event_list *list, const char *str,
 			const struct pk_event_parse_opts *opts, struct pk_parse_error *err);
 
 void pk_event_list_free(struct pk_event_list *list);
+
+/*
+ * --filter: give the tracepoint filter (e.g. "prev_pid == 0") to the events
+ * from index first on, the ones the last -e added.  Each must be a
+ * tracepoint; -EINVAL otherwise, with msg (may be NULL) saying so.  The
+ * kernel checks the expression when the event is opened (SET_FILTER).
+ */
+int pk_event_list_set_filter(struct pk_event_list *list, size_t first, const char *filter,
+			     char *msg, size_t msgsize);
 
 /*
  * The name perf gives an event with this attr when the file carries no name

@@ -14,6 +14,7 @@
 struct record_cmd {
 	struct pk_recorder_opts o;
 	struct pk_event_list events;
+	size_t last_e;		/* first event of the last -e, for --filter */
 	bool quiet;
 	int verbose;
 };
@@ -49,6 +50,7 @@ static void usage(FILE *f)
 		"    -d, --data                record sample data addresses\n"
 		"        --switch-events       record context switches\n"
 		"        --namespaces          record namespace events\n"
+		"        --filter <expr>       tracepoint filter for the events of the last -e\n"
 		"        --strict-freq         fail when -F is above the kernel's maximum\n"
 		"                              sample rate instead of lowering it\n"
 		"    -k, --clockid <clock>     monotonic, monotonic_raw, realtime, boottime, tai\n"
@@ -203,7 +205,10 @@ static int parse_call_graph(struct record_cmd *c, const char *s)
 static int add_events(struct record_cmd *c, const char *str)
 {
 	struct pk_parse_error perr = {0};
-	int err = pk_event_list_parse(&c->events, str, NULL, &perr);
+	int err;
+
+	c->last_e = c->events.nr;
+	err = pk_event_list_parse(&c->events, str, NULL, &perr);
 
 	if (err) {
 		cli_error("record: event syntax error: '%s'", str);
@@ -214,11 +219,23 @@ static int add_events(struct record_cmd *c, const char *str)
 	return 0;
 }
 
+static int set_filter(struct record_cmd *c, const char *filter)
+{
+	char msg[256];
+
+	if (pk_event_list_set_filter(&c->events, c->last_e, filter, msg, sizeof(msg))) {
+		cli_error("record: %s", msg);
+		return -1;
+	}
+	return 0;
+}
+
 enum {
 	OPT_CALL_GRAPH = 256,
 	OPT_SWITCH_EVENTS,
 	OPT_NAMESPACES,
 	OPT_STRICT_FREQ,
+	OPT_FILTER,
 };
 
 static const struct option long_opts[] = {
@@ -238,6 +255,7 @@ static const struct option long_opts[] = {
 	{"switch-events", no_argument, NULL, OPT_SWITCH_EVENTS},
 	{"namespaces", no_argument, NULL, OPT_NAMESPACES},
 	{"strict-freq", no_argument, NULL, OPT_STRICT_FREQ},
+	{"filter", required_argument, NULL, OPT_FILTER},
 	{"clockid", required_argument, NULL, 'k'},
 	{"compression-level", optional_argument, NULL, 'z'},
 	{"no-inherit", no_argument, NULL, 'i'},
@@ -298,6 +316,8 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case OPT_STRICT_FREQ:
 		c->o.strict_freq = true;
 		return 0;
+	case OPT_FILTER:
+		return set_filter(c, arg);
 	case 'k':
 		c->o.use_clockid = true;
 		return parse_clockid(arg, &c->o.clockid);

@@ -32,6 +32,7 @@ static void usage(FILE *f)
 		"    -o, --output <file>   write the output to a file\n"
 		"    -A, --no-aggr         do not aggregate counts across CPUs\n"
 		"        --per-thread      aggregate counts per thread\n"
+		"        --filter <expr>   tracepoint filter for the events of the last -e\n"
 		"    -i, --no-inherit      child tasks do not inherit counters\n"
 		"    -D, --delay <ms>      start counting after <ms> milliseconds\n"
 		"    -v, --verbose         be more verbose\n");
@@ -55,7 +56,10 @@ static int parse_int(const char *s, int min, const char *opt, int *out)
 static int add_events(struct stat_cmd *c, const char *str)
 {
 	struct pk_parse_error err;
-	int ret = pk_event_list_parse(&c->events, str, NULL, &err);
+	int ret;
+
+	c->last_e = c->events.nr;
+	ret = pk_event_list_parse(&c->events, str, NULL, &err);
 
 	if (!ret)
 		return 0;
@@ -65,7 +69,18 @@ static int add_events(struct stat_cmd *c, const char *str)
 	return -1;
 }
 
-enum { OPT_PER_THREAD = 256 };
+static int set_filter(struct stat_cmd *c, const char *filter)
+{
+	char msg[256];
+
+	if (pk_event_list_set_filter(&c->events, c->last_e, filter, msg, sizeof(msg))) {
+		cli_error("stat: %s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+enum { OPT_PER_THREAD = 256, OPT_FILTER };
 
 static int parse_options(struct stat_cmd *c, int argc, char **argv)
 {
@@ -82,6 +97,7 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		{"output", required_argument, NULL, 'o'},
 		{"no-aggr", no_argument, NULL, 'A'},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"filter", required_argument, NULL, OPT_FILTER},
 		{"no-inherit", no_argument, NULL, 'i'},
 		{"delay", required_argument, NULL, 'D'},
 		{"verbose", no_argument, NULL, 'v'},
@@ -119,6 +135,10 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		case 'o': c->output = optarg; break;
 		case 'A': c->no_aggr = true; break;
 		case OPT_PER_THREAD: c->per_thread = true; break;
+		case OPT_FILTER:
+			if (set_filter(c, optarg))
+				return 129;
+			break;
 		case 'i': c->no_inherit = true; break;
 		case 'D':
 			if (parse_int(optarg, 0, "--delay", &c->delay_ms))

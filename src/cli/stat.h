@@ -44,6 +44,7 @@ void stat_print_footer(const struct stat_print *p, const struct pk_stat_acc *ela
 /* What the options asked for, and the targets they resolved to. */
 struct stat_cmd {
 	struct pk_event_list events;
+	size_t last_e;		/* first event of the last -e, for --filter */
 	bool all_cpus, no_aggr, per_thread, no_inherit, json;
 	const char *cpu_list, *pids, *tids, *sep, *output;
 	int repeat, interval_ms, delay_ms, verbose;

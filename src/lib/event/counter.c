@@ -49,6 +49,10 @@ static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu
 	return fd;
 }
 
+/* open_one's answer when the event opened but the kernel refused its
+ * tracepoint filter (open_errmsg says so) */
+#define FILTER_REFUSED 1
+
 static bool cpu_in(const int *cpus, int nr, int cpu)
 {
 	for (int i = 0; i < nr; i++) {
@@ -119,6 +123,16 @@ static int open_one(struct pk_counter_set *set, const struct pk_counter_opts *o,
 	if (fd < 0)
 		return -errno;
 	*pki_counter_fd(set, ev, c, t) = (int)fd;
+	if (e->filter) {
+		int err = pk_evfd_set_filter((int)fd, e->filter);
+
+		if (err) {
+			snprintf(open_errmsg, sizeof(open_errmsg),
+				 "failed to set filter \"%s\" on event %s: %s", e->filter, e->name,
+				 strerror(-err));
+			return FILTER_REFUSED;
+		}
+	}
 	if (o->mmap_self) {
 		void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, (int)fd, 0);
 		set->pages[pki_counter_slot(set, ev, c, t)] = p == MAP_FAILED ? NULL : p;
@@ -134,6 +148,8 @@ static int open_event(struct pk_counter_set *set, const struct pk_counter_opts *
 
 			if (!ret)
 				continue;
+			if (ret == FILTER_REFUSED)
+				return -EINVAL;
 			if (not_supported_errno(-ret)) {
 				set->state[ev] = PK_COUNT_NOT_SUPPORTED;
 				pki_debug("%s: not supported: %s", set->list->ev[ev].name,

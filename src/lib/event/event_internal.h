@@ -83,4 +83,17 @@ typedef long pki_evfd_syscall_fn(struct perf_event_attr *attr, pid_t pid, int cp
 				 unsigned long flags);
 void pki_evfd_set_syscall(pki_evfd_syscall_fn *fn);
 
+/*
+ * kprobe/uprobe events (event_probe.c).  Fill ev (type, config1 pointing
+ * at ev->probe_target, config2, retprobe bit) from spec, "FUNC[+OFF]" or
+ * "0xADDR" for kprobes, "/PATH:SYM[+OFF]" or "/PATH:0xVADDR" for uprobes.
+ * Returns 0 or -errno with msg set.
+ */
+int pki_probe_event_init(struct pk_event *ev, const char *sysfs, bool user, bool ret,
+			 const char *spec, size_t len, char *msg, size_t msgsize);
+/* File offset of sym+addr (or of the vaddr addr when sym is NULL) in the
+ * ELF file path. */
+int pki_uprobe_offset(const char *path, const char *sym, uint64_t addr, uint64_t *off,
+		      char *msg, size_t msgsize);
+
 #endif

@@ -96,6 +96,35 @@ static void free_event(struct pk_event *ev)
 	free(ev->filter);
 	free(ev->cpus);
 	free(ev->unit);
+	free(ev->probe_target);
+}
+
+int pk_event_list_set_filter(struct pk_event_list *list, size_t first, const char *filter,
+			     char *msg, size_t msgsize)
+{
+	if (!filter || first >= list->nr) {
+		if (msg)
+			snprintf(msg, msgsize, "--filter option should follow a -e tracepoint");
+		return -EINVAL;
+	}
+	for (size_t i = first; i < list->nr; i++) {
+		if (list->ev[i].attr.type == PERF_TYPE_TRACEPOINT)
+			continue;
+		if (msg)
+			snprintf(msg, msgsize,
+				 "--filter option should follow a -e tracepoint (%s is not one)",
+				 list->ev[i].name);
+		return -EINVAL;
+	}
+	for (size_t i = first; i < list->nr; i++) {
+		char *copy = strdup(filter);
+
+		if (!copy)
+			return -ENOMEM;
+		free(list->ev[i].filter);
+		list->ev[i].filter = copy;
+	}
+	return 0;
 }
 
 void pk_event_list_free(struct pk_event_list *list)
@@ -650,6 +679,40 @@ static int parse_pmu_alias(struct parser *p, size_t start, size_t len)
 	return maybe_mods(p, p->list->nr - 1, start);
 }
 
+/* kprobe, kretprobe, uprobe, uretprobe: 0..3, else -1 */
+static int probe_kind(const char *s, size_t len)
+{
+	static const char *const kinds[] = {"kprobe", "kretprobe", "uprobe", "uretprobe"};
+
+	for (int i = 0; i < 4; i++)
+		if (len == strlen(kinds[i]) && !strncmp(s, kinds[i], len))
+			return i;
+	return -1;
+}
+
+/* KIND:SPEC, where SPEC runs to the next ',' or '}' (paths may hold ':'). */
+static int parse_probe(struct parser *p, size_t start, size_t len)
+{
+	int kind = probe_kind(p->s + start, len);
+	size_t spec = ++p->pos;
+	struct pk_event *ev;
+	char msg[256];
+	int ret;
+
+	while (peek(p) && peek(p) != ',' && peek(p) != '}')
+		p->pos++;
+	if (p->pos == spec)
+		return fail(p, spec, -EINVAL, "probe location expected");
+	ev = add_event(p, p->s + start, p->pos - start);
+	if (!ev)
+		return fail(p, start, -ENOMEM, "out of memory");
+	ret = pki_probe_event_init(ev, pki_sysfs_root(p->opts), kind >= 2, kind & 1, p->s + spec,
+				   p->pos - spec, msg, sizeof(msg));
+	if (ret)
+		return fail(p, spec, ret, "%s", msg);
+	return 0;
+}
+
 static int parse_event(struct parser *p)
 {
 	size_t start = p->pos, len = scan_name(p);
@@ -673,6 +736,8 @@ static int parse_event(struct parser *p)
 		p->pos++;
 		return parse_breakpoint(p, start);
 	}
+	if (peek(p) == ':' && probe_kind(p->s + start, len) >= 0)
+		return parse_probe(p, start, len);
 	if (is_raw(p->s + start, len)) {
 		config = strtoull(p->s + start + 1, NULL, 16);
 		return add_simple(p, start, len, PERF_TYPE_RAW, config, "cpu");

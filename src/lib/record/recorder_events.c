@@ -163,6 +163,7 @@ int pki_rec_setup_events(struct pk_recorder *r)
 				list->ev[i].leader, list->ev[i].group_size);
 		if (err)
 			return err;
+		r->ev[r->nr_ev - 1].filter = list->ev[i].filter;
 	}
 	return 0;
 }
@@ -230,12 +231,16 @@ static int open_error(struct pk_recorder *r, int err, const struct rec_event *e,
 	}
 }
 
+/* open_one's answer when the event opened but its filter was refused (the
+ * message is set already) */
+#define FILTER_REFUSED 1
+
 static int open_one(struct pk_recorder *r, int ei, int ci, int ti)
 {
 	struct rec_event *e = &r->ev[ei];
 	int slot = ci * r->nr_threads + ti;
 	int group_fd = -1;
-	int fd;
+	int fd, err;
 
 	if (e->leader != ei && e->leader >= 0 && e->leader < r->nr_ev)
 		group_fd = r->ev[e->leader].fds[slot];
@@ -244,6 +249,11 @@ static int open_one(struct pk_recorder *r, int ei, int ci, int ti)
 	if (fd < 0)
 		return fd;
 	e->fds[slot] = fd;
+	if (e->filter && (err = pk_evfd_set_filter(fd, e->filter))) {
+		pki_rec_fail(r, err, "failed to set filter \"%s\" on event %s: %s", e->filter,
+			     e->name, strerror(-err));
+		return FILTER_REFUSED;
+	}
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &e->ids[e->nr_ids]))
 		return -errno;
 	e->nr_ids++;
@@ -290,6 +300,8 @@ int pki_rec_open_events(struct pk_recorder *r)
 			for (int ti = 0; ti < r->nr_threads; ti++) {
 				int err = open_one(r, ei, ci, ti);
 
+				if (err == FILTER_REFUSED)
+					return -EINVAL;
 				/* at most two fallbacks, on the event's first descriptor */
 				for (int k = 0;
 				     k < 2 && err && ci == 0 && ti == 0 && fall_back(r, ei, err);

@@ -11,6 +11,7 @@
 struct rec_event {
 	struct perf_event_attr attr;
 	char *name;
+	const char *filter; /* tracepoint filter, owned by the event list */
 	int leader; /* index of the group leader */
 	int group_size;
 	int *fds; /* [cpu_idx * nr_threads + thread_idx] */
