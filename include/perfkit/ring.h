@@ -88,6 +88,63 @@ void pk_ring_end(struct pk_ring *r);
 /* Bytes dropped because a record header was corrupt. */
 uint64_t pk_ring_bad_bytes(const struct pk_ring *r);
 
+/* The ring's first page (struct perf_event_mmap_page), for reading the
+ * counter fields or, in a forward ring, setting aux_offset/aux_size. */
+struct perf_event_mmap_page *pk_ring_user_page(const struct pk_ring *r);
+
+/* ---- the AUX area (Intel PT, ARM SPE/CoreSight, ...) -------------------
+ *
+ * An AUX-capable PMU writes its trace into a second buffer, the AUX area,
+ * mapped from the same descriptor after the data area; the ring's
+ * PERF_RECORD_AUX records say which part of it was written (with the
+ * PERF_AUX_FLAG_* flags).  Forward mode: read [aux_tail, aux_head) and give
+ * the space back.  Overwrite (snapshot) mode: the PMU keeps overwriting;
+ * the area is mapped read-only and a snapshot is the newest aux_size bytes.
+ */
+struct pk_aux;
+
+struct pk_aux_opts {
+	size_t sz;		/* sizeof(struct pk_aux_opts) */
+	size_t pages;		/* power of two; 0 = 64 */
+	bool overwrite;		/* snapshot mode (mapped read-only) */
+};
+
+/*
+ * Map the AUX area of a forward ring mapped with pk_ring_map(): writes
+ * aux_offset (just after the data area) and aux_size into the user page
+ * and maps them.  Returns 0 or -errno (-EINVAL: bad size or an overwrite
+ * data ring, whose user page cannot be written; -EOPNOTSUPP/-EINVAL from
+ * the kernel: the PMU has no AUX output).  Free with pk_aux_unmap().
+ */
+int pk_aux_map(struct pk_aux **out, struct pk_ring *ring, const struct pk_aux_opts *opts);
+
+/* The same on memory the caller provides (tests, replays): pc is the user
+ * page whose aux_head/aux_tail are used, area the AUX buffer of size bytes
+ * (a power of two). */
+int pk_aux_attach(struct pk_aux **out, struct perf_event_mmap_page *pc, void *area, size_t size,
+		  bool overwrite);
+
+void pk_aux_unmap(struct pk_aux *a);
+size_t pk_aux_size(const struct pk_aux *a);
+
+/* New AUX data: up to two pieces (the second when it wraps around). */
+struct pk_aux_chunk {
+	const void *p[2];
+	size_t len[2];
+	uint64_t offset;	/* position of the first byte in the AUX stream */
+};
+
+/*
+ * Take a snapshot of the AUX data the PMU wrote since the last
+ * pk_aux_end() (forward) or its newest aux_size bytes (overwrite); fills
+ * *c.  Returns the number of bytes (0: nothing new).
+ */
+int64_t pk_aux_begin(struct pk_aux *a, struct pk_aux_chunk *c);
+
+/* Give the space of the snapshot back (release store of aux_tail;
+ * nothing to do in overwrite mode). */
+void pk_aux_end(struct pk_aux *a);
+
 #ifdef __cplusplus
 }
 #endif

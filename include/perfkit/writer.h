@@ -126,6 +126,24 @@ int pk_writer_start(struct pk_writer *w);
  */
 int pk_writer_write(struct pk_writer *w, const void *rec, size_t size);
 
+/* What a PERF_RECORD_AUXTRACE says about the AUX data that follows it. */
+struct pk_auxtrace_desc {
+	uint64_t offset;	/* where the data was in the AUX area (aux_tail) */
+	uint64_t reference;	/* for the decoder (e.g. a timestamp) */
+	uint32_t idx;		/* which AUX buffer (ring index) */
+	uint32_t tid;		/* thread, or -1 (per-CPU buffers) */
+	uint32_t cpu;		/* CPU, or -1 (per-thread buffers) */
+};
+
+/*
+ * Append a PERF_RECORD_AUXTRACE record followed by len bytes of AUX data
+ * (padded to 8 bytes; the record's size field says len).  The data is
+ * never compressed: pending compressed records are flushed first, as a
+ * reader skips the payload by its size.  Returns 0 or a negative errno.
+ */
+int pk_writer_write_auxtrace(struct pk_writer *w, const struct pk_auxtrace_desc *d,
+			     const void *data, size_t len);
+
 /* Write a FINISHED_ROUND (after pending compressed data). */
 int pk_writer_finish_round(struct pk_writer *w);
 

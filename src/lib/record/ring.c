@@ -118,6 +118,11 @@ uint64_t pk_ring_bad_bytes(const struct pk_ring *r)
 	return r->bad_bytes;
 }
 
+struct perf_event_mmap_page *pk_ring_user_page(const struct pk_ring *r)
+{
+	return r->overwrite ? NULL : r->pc;
+}
+
 int pk_ring_redirect(int fd, int target_fd)
 {
 	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, target_fd) ? -errno : 0;

@@ -660,6 +660,47 @@ int pk_writer_write(struct pk_writer *w, const void *rec, size_t size)
 	return err;
 }
 
+int pk_writer_write_auxtrace(struct pk_writer *w, const struct pk_auxtrace_desc *d,
+			     const void *data, size_t len)
+{
+	struct {
+		struct perf_event_header h;
+		uint64_t size, offset, reference;
+		uint32_t idx, tid, cpu, reserved;
+	} rec = {
+		.h = {.type = PK_RECORD_AUXTRACE, .size = sizeof(rec)},
+		.offset = d->offset,
+		.reference = d->reference,
+		.idx = d->idx,
+		.tid = d->tid,
+		.cpu = d->cpu,
+	};
+	static const uint8_t zeros[8];
+	size_t padded = (len + 7) & ~(size_t)7;
+	int err;
+
+	if (!w->started)
+		return pki_writer_fail(w, -EINVAL, "pk_writer_start() was not called");
+	if (w->failed)
+		return w->fail_err;
+	if (len > (1ULL << 32) || (len && !data))
+		return pki_writer_fail(w, -EINVAL, "AUX data of %zu bytes", len);
+	rec.size = padded;
+	err = pki_writer_compress_flush(w);
+	if (!err)
+		err = pki_writer_emit(w, &rec, sizeof(rec));
+	if (!err && len)
+		err = pki_writer_emit(w, data, len);
+	if (!err && padded > len)
+		err = pki_writer_emit(w, zeros, padded - len);
+	if (!err) {
+		w->st.nr_records++;
+		w->st.raw_bytes += sizeof(rec) + padded;
+		w->st.data_bytes += sizeof(rec) + padded;
+	}
+	return err;
+}
+
 int pk_writer_finish_round(struct pk_writer *w)
 {
 	struct perf_event_header h = {.type = PK_RECORD_FINISHED_ROUND, .size = 8};
