@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "obuf.h"
 #include "script.h"
 
 static const char script_usage[] =
@@ -277,7 +278,7 @@ int cmd_script(int argc, char **argv)
 	struct script_args a = {0};
 	struct pk_session_opts so = {.sz = sizeof(so)};
 	struct script_ctx c = {.out = stdout};
-	int err;
+	int err, werr;
 
 	if (parse_script_args(argc, argv, &a))
 		return 1;
@@ -301,7 +302,18 @@ int cmd_script(int argc, char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	if (a.header)
 		report_header_only(pk_session_reader(c.session), stdout, false);
+	fflush(stdout);
+	c.ob = obuf_open(STDOUT_FILENO);
+	if (!c.ob) {
+		err = -ENOMEM;
+		goto out;
+	}
 	err = run_script(&c, &a);
+	werr = obuf_close(c.ob);
+	if (werr && werr != -EPIPE && !err) {
+		fprintf(stderr, "perfkit: script: writing the output: %s\n", strerror(-werr));
+		err = werr;
+	}
 out:
 	fflush(stdout);
 	free(c.trace_buf);

@@ -36,9 +36,20 @@ static void print_name(FILE *out, const struct pk_callchain_node *n)
 		fprintf(out, "%#" PRIx64, n->ip);
 }
 
-static bool open_level(uint64_t mask, int i)
+/*
+ * Which levels still have siblings below is a bit mask.  perf keeps it in
+ * a 32-bit int and shifts by the level, which on x86 wraps at 32: beyond
+ * 32 levels perf prints a level's bar where level - 32 has one.  We keep
+ * the same mask so deep chains print exactly as perf prints them.
+ */
+static uint32_t level_bit(int i)
 {
-	return i < 64 && (mask >> i) & 1;
+	return 1u << (i & 31);
+}
+
+static bool open_level(uint32_t mask, int i)
+{
+	return mask & level_bit(i);
 }
 
 static void left_margin(struct graph *g)
@@ -46,7 +57,7 @@ static void left_margin(struct graph *g)
 	fprintf(g->out, "%*s", MARGIN + g->margin, "");
 }
 
-static void level_line(struct graph *g, int depth, uint64_t mask)
+static void level_line(struct graph *g, int depth, uint32_t mask)
 {
 	left_margin(g);
 	for (int i = 0; i < depth; i++)
@@ -56,7 +67,7 @@ static void level_line(struct graph *g, int depth, uint64_t mask)
 }
 
 static void frame_line(struct graph *g, const struct pk_callchain_node *run,
-		       const struct pk_callchain_node *n, int depth, uint64_t mask)
+		       const struct pk_callchain_node *n, int depth, uint32_t mask)
 {
 	left_margin(g);
 	for (int i = 0; i < depth; i++) {
@@ -78,22 +89,22 @@ static bool shown(const struct graph *g, const struct pk_callchain_node *parent,
 }
 
 static void print_branches(struct graph *g, const struct pk_callchain_node *parent, int depth,
-			   uint64_t mask)
+			   uint32_t mask)
 {
-	uint64_t new_mask = mask;
+	uint32_t new_mask = mask;
 
 	for (uint32_t i = 0; shown(g, parent, i); i++) {
 		const struct pk_callchain_node *run = parent->children[i], *n = run;
 
-		if (!shown(g, parent, i + 1) && depth - 1 < 64)
-			new_mask &= ~(1ULL << (depth - 1));
+		if (!shown(g, parent, i + 1))
+			new_mask &= ~level_bit(depth - 1);
 		level_line(g, depth, mask);
 		for (;; n = n->children[0]) {
 			frame_line(g, run, n, depth, new_mask);
 			if (n->hit || n->nr_children != 1)
 				break;
 		}
-		print_branches(g, n, depth + 1, new_mask | (depth < 64 ? 1ULL << depth : 0));
+		print_branches(g, n, depth + 1, new_mask | level_bit(depth));
 	}
 }
 

@@ -31,8 +31,11 @@ struct script_event_fmt {
 	bool callchain;		/* the event records callchains */
 };
 
+struct obuf;
+
 struct script_ctx {
 	FILE *out;
+	struct obuf *ob;		/* samples are printed through it */
 	struct pk_session *session;
 	bool nanosecs;
 	int name_width;

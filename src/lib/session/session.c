@@ -85,6 +85,11 @@ uint64_t pk_session_nr_bad_samples(const struct pk_session *s)
 	return s->nr_bad_samples;
 }
 
+static bool kernel_mode(uint8_t cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
 void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t cpumode,
 			uint64_t addr, struct pk_location *out)
 {
@@ -98,6 +103,15 @@ void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t
 	} else if (cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_GUEST_USER) {
 		/* no fallback to the kernel maps: perf has none for samples */
 		map = t ? pki_maps_find(t->maps, addr) : NULL;
+	}
+	if (!map && s->kernel_dso && kernel_mode(cpumode)) {
+		/* past the end of the recorded kernel map (init text, which the
+		 * MMAP record stops short of) perf still finds kallsyms symbols,
+		 * through /proc/kcore's larger text segment: do the same */
+		out->sym = pki_dso_lookup(s, s->kernel_dso, addr);
+		if (out->sym)
+			out->dso = s->kernel_dso;
+		return;
 	}
 	if (!map)
 		return;
