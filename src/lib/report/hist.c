@@ -35,6 +35,8 @@ struct pk_hist {
 	size_t nr_comms, comm_slots;
 	uint64_t lost;
 	uint64_t sample_seq;
+	struct pki_stacks stacks;	/* samples folded by stack */
+	bool stack_thread;		/* the thread is part of a stack's identity */
 };
 
 /* splitmix64 steps: pointers and addresses have poor low bits */
@@ -226,7 +228,8 @@ static struct hist_event *event_of(struct pk_hist *h, const struct pk_attr *attr
  */
 static int add_location(struct pk_hist *h, struct hist_event *he, const char *comm,
 			const struct pk_session_sample *ev, const struct pk_location *loc,
-			uint64_t period, bool self, char *level, struct pk_hist_entry **added)
+			uint64_t period, uint64_t count, bool self, char *level,
+			struct pk_hist_entry **added)
 {
 	struct pk_hist_entry key, *e;
 	uint64_t *last;
@@ -249,7 +252,7 @@ static int add_location(struct pk_hist *h, struct hist_event *he, const char *co
 		return -ENOMEM;
 	if (self) {
 		e->self += period;
-		e->nr_samples++;
+		e->nr_samples += count;
 	}
 	if (*last != h->sample_seq) {
 		*last = h->sample_seq;
@@ -274,47 +277,81 @@ static int append_chain(struct pk_hist *h, struct pk_hist_entry *e, const struct
 	return pki_callchain_append(&e->callchain, frames, from, n - from, 1, period);
 }
 
+/* Fold one sample into the stack table. */
 static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev,
 		      struct pk_frame *frames)
 {
 	struct hist_event *he = event_of(h, ev->attr);
-	uint64_t period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
-								 : ev->attr->attr.sample_period;
-	const char *comm;
+	struct pki_stack k = {.attr = ev->attr, .count = 1, .loc = ev->loc};
+	size_t n = 0;
+
+	if (!he)
+		return -ENOMEM;
+	k.period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
+							  : ev->attr->attr.sample_period;
+	he->pub.nr_samples++;
+	he->pub.total_period += k.period;
+	k.comm = intern_comm(h, pk_thread_comm(ev->thread));
+	if (!k.comm)
+		return -ENOMEM;
+	k.thread = h->stack_thread ? ev->thread : NULL;
+	k.cpu = has_key(h, PK_HIST_KEY_CPU) ? ev->sample.cpu : 0;
+	k.first_thread = ev->thread;
+	k.first_cpu = ev->sample.cpu;
+	if (h->children || h->callchain)
+		n = pk_session_callchain(s, ev, frames, MAX_FRAMES);
+	k.nr_frames = (uint32_t)n;
+	return pki_stacks_add(&h->stacks, &k, frames);
+}
+
+/* A stack's samples into the histogram, as one sample of their summed
+ * period. */
+static int add_stack(struct pk_hist *h, const struct pki_stack *st)
+{
+	struct hist_event *he = event_of(h, st->attr);
+	struct pk_session_sample ev = {.attr = st->attr, .thread = st->first_thread,
+				       .loc = st->loc};
+	const struct pk_frame *frames = st->frames;
+	size_t n = st->nr_frames;
 	struct pk_hist_entry *e;
 	char level;
-	size_t n = 0;
 	int err;
 
 	if (!he)
 		return -ENOMEM;
-	he->pub.nr_samples++;
-	he->pub.total_period += period;
-	comm = intern_comm(h, pk_thread_comm(ev->thread));
-	if (!comm)
-		return -ENOMEM;
-	if (!pki_hist_filter_thread(&h->filter, comm, pk_thread_pid(ev->thread),
-				    pk_thread_tid(ev->thread)))
+	ev.sample.cpu = st->first_cpu;
+	if (!pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(ev.thread),
+				    pk_thread_tid(ev.thread)))
 		return 0;
 	h->sample_seq++;
-	err = add_location(h, he, comm, ev, &ev->loc, period, true, NULL, &e);
+	err = add_location(h, he, st->comm, &ev, &ev.loc, st->period, st->count, true, NULL, &e);
 	if (err || (!h->children && !h->callchain))
 		return err;
-	n = pk_session_callchain(s, ev, frames, MAX_FRAMES);
 	if (h->callchain && e)
-		err = append_chain(h, e, frames, n, n, period);
+		err = append_chain(h, e, frames, n, n, st->period);
 	if (err || !h->children)
 		return err;
-	level = ev->loc.cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	level = ev.loc.cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
 	/* perf walks the chain in the tree's order: with recursion, the
 	 * first occurrence that way gets the chain */
 	for (size_t j = 0; j < n && !err; j++) {
 		size_t i = h->callchain != PK_CALLCHAIN_CALLEE ? n - 1 - j : j;
 
-		err = add_location(h, he, comm, ev, &frames[i].loc, period, false, &level, &e);
+		err = add_location(h, he, st->comm, &ev, &frames[i].loc, st->period, 0, false,
+				   &level, &e);
 		if (!err && e && h->callchain)
-			err = append_chain(h, e, frames, n, i, period);
+			err = append_chain(h, e, frames, n, i, st->period);
 	}
+	return err;
+}
+
+static int add_stacks(struct pk_hist *h)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < h->stacks.nr && !err; i++)
+		err = add_stack(h, &h->stacks.v[i]);
+	pki_stacks_free(&h->stacks);
 	return err;
 }
 
@@ -380,11 +417,14 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 		goto fail;
 	h->children = o.children;
 	h->callchain = o.callchain;
+	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	while ((err = pk_session_next(s, &ev)) > 0) {
 		err = add_sample(h, s, &ev, frames);
 		if (err)
 			goto fail;
 	}
+	if (!err)
+		err = add_stacks(h);
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);
@@ -417,6 +457,7 @@ void pk_hist_free(struct pk_hist *h)
 	}
 	free(h->events);
 	free(h->shown);
+	pki_stacks_free(&h->stacks);
 	for (size_t i = 0; i < h->comm_slots; i++)
 		free(h->comms[i]);
 	free(h->comms);

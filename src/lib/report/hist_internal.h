@@ -34,4 +34,31 @@ void pki_callchain_sort(struct pk_callchain_node *n);
 void pki_callchain_sort_end(void);
 void pki_callchain_free(struct pk_callchain_node *n);
 
+/* A distinct stack and what its samples add up to (hist_stacks.c). */
+struct pki_stack {
+	const struct pk_attr *attr;
+	const char *comm;		/* interned: the comm at sample time */
+	const struct pk_thread *thread;	/* NULL unless a key or filter needs it */
+	uint32_t cpu;			/* 0 unless the cpu key is used */
+	const struct pk_thread *first_thread;	/* of its first sample */
+	uint32_t first_cpu;
+	uint32_t nr_frames;
+	uint64_t period, count;
+	uint64_t hash;
+	struct pk_location loc;		/* of the sample's ip */
+	struct pk_frame *frames;	/* nr_frames, callee first */
+};
+
+struct pki_stacks {
+	struct pki_stack *v;		/* in the order first seen */
+	size_t nr, alloc;
+	uint32_t *slots;		/* index + 1, open addressing */
+	size_t nr_slots;
+};
+
+/* Add k (its period and count) and its frames: to the stack it equals, or
+ * as a new one (the frames are copied). */
+int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_frame *frames);
+void pki_stacks_free(struct pki_stacks *t);
+
 #endif
