@@ -282,7 +282,7 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 		      struct pk_frame *frames)
 {
 	struct hist_event *he = event_of(h, ev->attr);
-	struct pki_stack k = {.attr = ev->attr, .count = 1, .loc = ev->loc};
+	struct pki_stack k = {.attr = ev->attr, .count = 1};
 	size_t n = 0;
 
 	if (!he)
@@ -300,19 +300,17 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	k.first_cpu = ev->sample.cpu;
 	if (h->children || h->callchain)
 		n = pk_session_callchain(s, ev, frames, MAX_FRAMES);
-	k.nr_frames = (uint32_t)n;
-	return pki_stacks_add(&h->stacks, &k, frames);
+	return pki_stacks_add(&h->stacks, &k, &ev->loc, frames, n);
 }
 
 /* A stack's samples into the histogram, as one sample of their summed
  * period. */
-static int add_stack(struct pk_hist *h, const struct pki_stack *st)
+static int add_stack(struct pk_hist *h, const struct pki_stack *st, struct pk_frame *frames)
 {
 	struct hist_event *he = event_of(h, st->attr);
 	struct pk_session_sample ev = {.attr = st->attr, .thread = st->first_thread,
-				       .loc = st->loc};
-	const struct pk_frame *frames = st->frames;
-	size_t n = st->nr_frames;
+				       .loc = *pki_stacks_loc(&h->stacks, st)};
+	size_t n = pki_stacks_frames(&h->stacks, st, frames, MAX_FRAMES);
 	struct pk_hist_entry *e;
 	char level;
 	int err;
@@ -345,12 +343,12 @@ static int add_stack(struct pk_hist *h, const struct pki_stack *st)
 	return err;
 }
 
-static int add_stacks(struct pk_hist *h)
+static int add_stacks(struct pk_hist *h, struct pk_frame *frames)
 {
 	int err = 0;
 
 	for (size_t i = 0; i < h->stacks.nr && !err; i++)
-		err = add_stack(h, &h->stacks.v[i]);
+		err = add_stack(h, &h->stacks.v[i], frames);
 	pki_stacks_free(&h->stacks);
 	return err;
 }
@@ -424,7 +422,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 			goto fail;
 	}
 	if (!err)
-		err = add_stacks(h);
+		err = add_stacks(h, frames);
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);

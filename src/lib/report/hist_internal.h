@@ -39,26 +39,60 @@ struct pki_stack {
 	const struct pk_attr *attr;
 	const char *comm;		/* interned: the comm at sample time */
 	const struct pk_thread *thread;	/* NULL unless a key or filter needs it */
-	uint32_t cpu;			/* 0 unless the cpu key is used */
 	const struct pk_thread *first_thread;	/* of its first sample */
-	uint32_t first_cpu;
-	uint32_t nr_frames;
 	uint64_t period, count;
 	uint64_t hash;
-	struct pk_location loc;		/* of the sample's ip */
-	struct pk_frame *frames;	/* nr_frames, callee first */
+	uint32_t cpu;			/* 0 unless the cpu key is used */
+	uint32_t first_cpu;
+	uint32_t loc;			/* the sample ip's location (index) */
+	uint32_t leaf;			/* its callchain: a trie node, 0 = none */
 };
 
-struct pki_stacks {
-	struct pki_stack *v;		/* in the order first seen */
-	size_t nr, alloc;
+struct pki_stack_node {
+	struct pk_location loc;
+	uint32_t parent;		/* towards the outermost caller */
+};
+
+struct pki_idtab {
 	uint32_t *slots;		/* index + 1, open addressing */
 	size_t nr_slots;
 };
 
-/* Add k (its period and count) and its frames: to the stack it equals, or
- * as a new one (the frames are copied). */
-int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_frame *frames);
+#define PKI_PATH_CACHE 64
+#define PKI_PATH_MAX 127
+
+/* The callchain path last added for a thread: its frames and trie nodes,
+ * root first.  A thread's next sample mostly shares a long prefix with it,
+ * which is then walked without a lookup. */
+struct pki_path_cache {
+	const struct pk_thread *thread;
+	uint32_t n;
+	uint32_t ids[PKI_PATH_MAX];
+	struct pk_location locs[PKI_PATH_MAX];
+};
+
+struct pki_stacks {
+	struct pki_path_cache *paths;	/* PKI_PATH_CACHE, by thread */
+	struct pki_stack *v;		/* in the order first seen */
+	size_t nr, alloc;
+	struct pki_idtab stack_tab;
+	struct pk_location *locs;	/* each distinct sample location once */
+	size_t nr_locs, alloc_locs;
+	struct pki_idtab loc_tab;
+	struct pki_stack_node *nodes;	/* the callchain trie */
+	size_t nr_nodes, alloc_nodes;
+	struct pki_idtab node_tab;
+};
+
+/* Add a sample (k: attr, comm, thread, cpu, first_*, period, count) at loc
+ * with its callchain (callee first) to the stack it equals, or as a new
+ * stack. */
+int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_location *loc,
+		   const struct pk_frame *frames, size_t nr_frames);
+const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struct pki_stack *s);
+/* The stack's callchain, callee first, into out (at most max frames). */
+size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
+			 struct pk_frame *out, size_t max);
 void pki_stacks_free(struct pki_stacks *t);
 
 #endif

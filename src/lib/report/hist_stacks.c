@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unique stacks.  A profile has millions of samples but far fewer
- * distinct (event, thread, resolved location, resolved callchain)
- * combinations; the histogram only needs each combination's period and
- * sample count.  Samples are folded into this table as they are read and
- * the histogram is built from it afterwards, in the order each stack was
- * first seen, which creates entries and call-tree nodes in the same order
- * as adding every sample would.  Memory grows with unique stacks, not
- * with samples, and the costly per-entry call-tree work runs once per
- * stack.
+ * Unique stacks.  A profile has millions of samples but fewer distinct
+ * (event, thread, resolved location, resolved callchain) combinations;
+ * the histogram only needs each combination's period and sample count.
+ * Samples are folded into this table as they are read and the histogram
+ * is built from it afterwards, in the order each stack was first seen,
+ * which creates entries and call-tree nodes in the same order as adding
+ * every sample would.
+ *
+ * Storage is shared as far as it can be: each distinct location is kept
+ * once, and callchains live in a trie grown from the root (outermost
+ * caller), so stacks that differ only near the leaf share every node
+ * above it.  A stack is then a handful of words, whatever its depth.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,17 +27,62 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 31);
 }
 
-/* Cheap per-word step (one multiply); stack_hash finishes with a full mix.
- * Equal stacks are still told apart by comparing every field. */
-static inline uint64_t step(uint64_t h, uint64_t v)
+/* The tables are open-addressing sets of ids (struct pki_idtab) whose
+ * keys live in the arrays; hash() gives an id's hash for rehashing. */
+static int idtab_grow(struct pki_idtab *t, size_t nr, uint64_t (*hash)(const void *, uint32_t),
+		      const void *ctx)
 {
-	return (h ^ v) * 0x100000001b3ULL;
+	size_t n = t->nr_slots ? t->nr_slots * 2 : 4096;
+	uint32_t *slots;
+
+	if ((nr + 1) * 2 <= t->nr_slots)
+		return 0;
+	slots = calloc(n, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (uint32_t id = 0; id < nr; id++) {
+		size_t j = hash(ctx, id) & (n - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = id + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nr_slots = n;
+	return 0;
 }
 
-static inline uint64_t loc_hash(uint64_t h, const struct pk_location *l)
+static int grow_array(void **v, size_t *alloc, size_t nr, size_t elem)
 {
-	h = step(h, l->ip);
-	return step(h, (uintptr_t)l->sym ^ l->cpumode);
+	size_t n;
+	void *p;
+
+	if (nr < *alloc)
+		return 0;
+	if (nr >= UINT32_MAX - 1)
+		return -EOVERFLOW;
+	n = *alloc ? *alloc * 2 : 1024;
+	p = realloc(*v, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*alloc = n;
+	return 0;
+}
+
+/* ---- locations ---------------------------------------------------- */
+
+/* ip and symbol nearly always decide; the final mix() of the tables'
+ * callers spreads the bits */
+static inline uint64_t loc_key_hash(const struct pk_location *l)
+{
+	return mix(l->ip ^ ((uintptr_t)l->sym << 7), l->cpumode);
+}
+
+static uint64_t loc_hash_id(const void *ctx, uint32_t id)
+{
+	return loc_key_hash(&((const struct pki_stacks *)ctx)->locs[id]);
 }
 
 static bool loc_same(const struct pk_location *a, const struct pk_location *b)
@@ -43,106 +91,194 @@ static bool loc_same(const struct pk_location *a, const struct pk_location *b)
 	       a->cpumode == b->cpumode;
 }
 
-static uint64_t stack_hash(const struct pki_stack *k, const struct pk_frame *frames)
+static int64_t loc_id(struct pki_stacks *t, const struct pk_location *l)
 {
-	uint64_t h = mix((uintptr_t)k->attr, (uintptr_t)k->comm);
+	size_t j;
+	uint64_t h;
 
-	h = mix(h, (uintptr_t)k->thread);
-	h = mix(h, k->cpu);
-	h = loc_hash(h, &k->loc);
-	for (uint32_t i = 0; i < k->nr_frames; i++)
-		h = loc_hash(h, &frames[i].loc);
-	return mix(mix(h, h >> 29), k->nr_frames);
-}
-
-static bool stack_same(const struct pki_stack *a, const struct pki_stack *k,
-		       const struct pk_frame *frames)
-{
-	if (a->hash != k->hash || a->attr != k->attr || a->comm != k->comm ||
-	    a->thread != k->thread || a->cpu != k->cpu || a->nr_frames != k->nr_frames ||
-	    !loc_same(&a->loc, &k->loc))
-		return false;
-	for (uint32_t i = 0; i < k->nr_frames; i++)
-		if (!loc_same(&a->frames[i].loc, &frames[i].loc))
-			return false;
-	return true;
-}
-
-static int grow(struct pki_stacks *t)
-{
-	size_t n = t->nr_slots ? t->nr_slots * 2 : 4096;
-	uint32_t *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
+	if (idtab_grow(&t->loc_tab, t->nr_locs, loc_hash_id, t))
 		return -ENOMEM;
-	for (size_t i = 0; i < t->nr; i++) {
-		size_t j = t->v[i].hash & (n - 1);
-
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nr_slots = n;
-	return 0;
+	h = loc_key_hash(l);
+	for (j = h & (t->loc_tab.nr_slots - 1); t->loc_tab.slots[j];
+	     j = (j + 1) & (t->loc_tab.nr_slots - 1))
+		if (loc_same(&t->locs[t->loc_tab.slots[j] - 1], l))
+			return t->loc_tab.slots[j] - 1;
+	if (grow_array((void **)&t->locs, &t->alloc_locs, t->nr_locs, sizeof(*t->locs)))
+		return -ENOMEM;
+	t->locs[t->nr_locs] = *l;
+	t->loc_tab.slots[j] = (uint32_t)++t->nr_locs;
+	return t->nr_locs - 1;
 }
 
-static int append(struct pki_stacks *t, const struct pki_stack *k, const struct pk_frame *frames,
-		  size_t slot)
+/* ---- the callchain trie (node 0 is the root) ------------------------ */
+
+static uint64_t node_key_hash(uint32_t parent, const struct pk_location *l)
 {
-	struct pki_stack *s;
-
-	if (t->nr == t->alloc) {
-		size_t n = t->alloc ? t->alloc * 2 : 1024;
-		struct pki_stack *v = realloc(t->v, n * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		t->v = v;
-		t->alloc = n;
-	}
-	s = &t->v[t->nr];
-	*s = *k;
-	/* first_thread and first_cpu are not part of the key: they come
-	 * from the first sample, as the entries' do */
-	s->frames = NULL;
-	if (k->nr_frames) {
-		s->frames = malloc(k->nr_frames * sizeof(*frames));
-		if (!s->frames)
-			return -ENOMEM;
-		memcpy(s->frames, frames, k->nr_frames * sizeof(*frames));
-	}
-	t->slots[slot] = (uint32_t)++t->nr;
-	return 0;
+	return mix(loc_key_hash(l), parent);
 }
 
-int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_frame *frames)
+static uint64_t node_hash_id(const void *ctx, uint32_t id)
+{
+	const struct pki_stacks *t = ctx;
+
+	return node_key_hash(t->nodes[id].parent, &t->nodes[id].loc);
+}
+
+/* The child of parent at l.  A node keeps its own copy of the location:
+ * one lookup per frame, not two. */
+static int64_t node_id(struct pki_stacks *t, uint32_t parent, const struct pk_location *l)
 {
 	size_t j;
 
-	if ((t->nr + 1) * 2 > t->nr_slots && grow(t))
+	if (idtab_grow(&t->node_tab, t->nr_nodes, node_hash_id, t))
 		return -ENOMEM;
-	if (t->nr >= UINT32_MAX - 1)
-		return -EOVERFLOW;
-	k->hash = stack_hash(k, frames);
-	for (j = k->hash & (t->nr_slots - 1); t->slots[j]; j = (j + 1) & (t->nr_slots - 1)) {
-		struct pki_stack *s = &t->v[t->slots[j] - 1];
+	for (j = node_key_hash(parent, l) & (t->node_tab.nr_slots - 1); t->node_tab.slots[j];
+	     j = (j + 1) & (t->node_tab.nr_slots - 1)) {
+		const struct pki_stack_node *n = &t->nodes[t->node_tab.slots[j] - 1];
 
-		if (stack_same(s, k, frames)) {
+		if (n->parent == parent && loc_same(&n->loc, l))
+			return t->node_tab.slots[j] - 1;
+	}
+	if (grow_array((void **)&t->nodes, &t->alloc_nodes, t->nr_nodes, sizeof(*t->nodes)))
+		return -ENOMEM;
+	t->nodes[t->nr_nodes] = (struct pki_stack_node){.loc = *l, .parent = parent};
+	t->node_tab.slots[j] = (uint32_t)++t->nr_nodes;
+	return t->nr_nodes - 1;
+}
+
+static int init_root(struct pki_stacks *t)
+{
+	if (t->nr_nodes)
+		return 0;
+	if (grow_array((void **)&t->nodes, &t->alloc_nodes, 0, sizeof(*t->nodes)))
+		return -ENOMEM;
+	/* the root has no parent, so no lookup ever matches it */
+	t->nodes[0] = (struct pki_stack_node){.parent = UINT32_MAX};
+	t->nr_nodes = 1;
+	return 0;
+}
+
+/* The trie node of a whole callchain (callee first in frames), reusing
+ * what the thread's previous chain shares with it. */
+static int64_t add_path(struct pki_stacks *t, const struct pk_thread *thread,
+			const struct pk_frame *frames, size_t n)
+{
+	struct pki_path_cache *c;
+	uint32_t leaf = 0;
+	bool same = true;
+	size_t d = 0;
+
+	if (!t->paths && !(t->paths = calloc(PKI_PATH_CACHE, sizeof(*t->paths))))
+		return -ENOMEM;
+	c = &t->paths[((uintptr_t)thread >> 6) % PKI_PATH_CACHE];
+	if (c->thread != thread) {
+		c->thread = thread;
+		c->n = 0;
+	}
+	/* from the outermost caller down to the leaf */
+	for (size_t i = n; i-- > 0; d++) {
+		const struct pk_location *l = &frames[i].loc;
+		int64_t id;
+
+		same = same && d < c->n && loc_same(&c->locs[d], l);
+		if (same) {
+			leaf = c->ids[d];
+			continue;
+		}
+		if ((id = node_id(t, leaf, l)) < 0)
+			return id;
+		leaf = (uint32_t)id;
+		if (d < PKI_PATH_MAX) {
+			c->ids[d] = leaf;
+			c->locs[d] = *l;
+		}
+	}
+	c->n = (uint32_t)(d < PKI_PATH_MAX ? d : PKI_PATH_MAX);
+	return leaf;
+}
+
+/* ---- stacks ------------------------------------------------------------ */
+
+static uint64_t stack_key_hash(const struct pki_stack *k)
+{
+	uint64_t h = mix((uintptr_t)k->attr, (uintptr_t)k->comm);
+
+	h = mix(h, (uintptr_t)k->thread ^ ((uint64_t)k->cpu << 48));
+	return mix(h, ((uint64_t)k->loc << 32) | k->leaf);
+}
+
+static uint64_t stack_hash_id(const void *ctx, uint32_t id)
+{
+	return ((const struct pki_stacks *)ctx)->v[id].hash;
+}
+
+static bool stack_same(const struct pki_stack *a, const struct pki_stack *k)
+{
+	return a->hash == k->hash && a->attr == k->attr && a->comm == k->comm &&
+	       a->thread == k->thread && a->cpu == k->cpu && a->loc == k->loc &&
+	       a->leaf == k->leaf;
+}
+
+int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_location *loc,
+		   const struct pk_frame *frames, size_t nr_frames)
+{
+	int64_t id;
+	uint32_t leaf = 0;
+	size_t j;
+
+	if (init_root(t) || (nr_frames && (id = add_path(t, k->first_thread, frames, nr_frames)) < 0))
+		return -ENOMEM;
+	leaf = nr_frames ? (uint32_t)id : 0;
+	if ((id = loc_id(t, loc)) < 0)
+		return -ENOMEM;
+	k->loc = (uint32_t)id;
+	k->leaf = leaf;
+	k->hash = stack_key_hash(k);
+	if (idtab_grow(&t->stack_tab, t->nr, stack_hash_id, t))
+		return -ENOMEM;
+	for (j = k->hash & (t->stack_tab.nr_slots - 1); t->stack_tab.slots[j];
+	     j = (j + 1) & (t->stack_tab.nr_slots - 1)) {
+		struct pki_stack *s = &t->v[t->stack_tab.slots[j] - 1];
+
+		if (stack_same(s, k)) {
 			s->period += k->period;
 			s->count += k->count;
 			return 0;
 		}
 	}
-	return append(t, k, frames, j);
+	if (grow_array((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
+		return -ENOMEM;
+	/* first_thread and first_cpu are not part of the key: they stay those
+	 * of the first sample, as the entries' do */
+	t->v[t->nr] = *k;
+	t->stack_tab.slots[j] = (uint32_t)++t->nr;
+	return 0;
+}
+
+const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struct pki_stack *s)
+{
+	return &t->locs[s->loc];
+}
+
+size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
+			 struct pk_frame *out, size_t max)
+{
+	size_t n = 0;
+
+	/* leaf to root: callee first, as pk_session_callchain() gives them */
+	for (uint32_t id = s->leaf; id != 0 && n < max; id = t->nodes[id].parent)
+		out[n++].loc = t->nodes[id].loc;
+	return n;
 }
 
 void pki_stacks_free(struct pki_stacks *t)
 {
-	for (size_t i = 0; i < t->nr; i++)
-		free(t->v[i].frames);
+	free(t->paths);
 	free(t->v);
-	free(t->slots);
+	free(t->stack_tab.slots);
+	free(t->locs);
+	free(t->loc_tab.slots);
+	free(t->nodes);
+	free(t->node_tab.slots);
 	memset(t, 0, sizeof(*t));
 }
