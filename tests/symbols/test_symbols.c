@@ -181,6 +181,10 @@ static void test_demangle(void **state)
 	check_demangle("_ZNK3Foo3getEv", "Foo::get");
 	check_demangle("_Z3maxIiET_S0_S0_", "max<int>");
 	check_demangle("_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write");
+	/* conversion operators keep their type (perf report on libLLVM) */
+	check_demangle("_ZNK4llvm8TypeSizecvmEv", "llvm::TypeSize::operator unsigned long");
+	check_demangle("_ZN3FooclEi", "Foo::operator()");
+	check_demangle("_Znwm", "operator new");
 }
 
 int main(void)

@@ -108,58 +108,73 @@ static int cmp_entries(const void *pa, const void *pb)
 	return 0;
 }
 
-static int cmp_signed(uint64_t a, uint64_t b)
+/* The sign of perf's int64 comparison results. */
+static int sign64(int64_t v)
 {
-	return (int64_t)(a - b) < 0 ? -1 : a != b;
+	return v < 0 ? -1 : v > 0;
 }
 
-static int group_dso(const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+/* perf's cmp_null(l, r): equal when both are missing, else l missing
+ * first */
+static int cmp_null(const void *l, const void *r)
 {
-	if (!a->dso || !b->dso)
-		return !b->dso - !a->dso;
-	return strcmp(pk_dso_short_name(a->dso), pk_dso_short_name(b->dso));
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
 }
 
-static int group_sym(const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+/* perf's dso comparison (left, right): it compares right's name to
+ * left's */
+static int perf_dso_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r)
+{
+	if (!l->dso || !r->dso)
+		return cmp_null(l->dso, r->dso);
+	return strcmp(pk_dso_short_name(r->dso), pk_dso_short_name(l->dso));
+}
+
+/* perf's symbol comparison (left, right): unresolved entries by the signed
+ * difference of their addresses, which is no total order for addresses
+ * more than 2^63 apart: the trees below replay its effect */
+static int perf_sym_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r)
 {
 	int c;
 
-	if (!a->sym && !b->sym)
-		return cmp_signed(a->addr, b->addr);
-	c = group_dso(a, b);
+	if (!l->sym && !r->sym)
+		return sign64((int64_t)(r->addr - l->addr));
+	c = perf_dso_cmp(l, r);
 	if (c)
 		return c;
-	if (!a->sym || !b->sym)
-		return a->sym ? -1 : 1;
-	if (a->sym == b->sym)
+	if (!l->sym || !r->sym)
+		return cmp_null(l->sym, r->sym);
+	if (l->sym == r->sym)
 		return 0;
-	if (a->sym->start != b->sym->start)
-		return cmp_signed(a->sym->start, b->sym->start);
-	return cmp_signed(a->sym->end, b->sym->end);
+	if (l->sym->start != r->sym->start)
+		return sign64((int64_t)(r->sym->start - l->sym->start));
+	return sign64((int64_t)(r->sym->end - l->sym->end));
 }
 
-/* The order of perf's grouping tree (its collapse comparison). */
-static int cmp_group(const void *pa, const void *pb)
+/* perf's hist_entry__cmp and __collapse for our keys (they agree on
+ * them): called as perf calls them, (existing, new) */
+static int perf_entry_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r)
 {
-	const struct pk_hist_entry *a = pa, *b = pb;
 	int c = 0;
 
 	for (uint32_t i = 0; i < ctx.nr_keys && !c; i++) {
 		switch (ctx.keys[i]) {
 		case PK_HIST_KEY_COMM:
-			c = strcmp(a->comm, b->comm);
+			c = strcmp(r->comm, l->comm);
 			break;
 		case PK_HIST_KEY_PID:
-			c = a->tid < b->tid ? -1 : a->tid > b->tid;
+			c = sign64((int64_t)r->tid - l->tid);
 			break;
 		case PK_HIST_KEY_DSO:
-			c = group_dso(a, b);
+			c = perf_dso_cmp(l, r);
 			break;
 		case PK_HIST_KEY_SYM:
-			c = group_sym(a, b);
+			c = perf_sym_cmp(l, r);
 			break;
 		case PK_HIST_KEY_CPU:
-			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+			c = sign64((int64_t)r->cpu - (int64_t)l->cpu);
 			break;
 		default:
 			break;
@@ -226,13 +241,27 @@ static void fix_insert(struct rb *t, uint32_t z)
 	t->red[t->root] = false;
 }
 
-static void insert(struct rb *t, const struct pk_hist_entry *v, uint32_t z)
+/* Where perf's tree descends: left when the comparison says < 0. */
+typedef bool goes_left_fn(const struct pk_hist_entry *new, const struct pk_hist_entry *old);
+
+static bool output_left(const struct pk_hist_entry *new, const struct pk_hist_entry *old)
+{
+	return cmp_output(new, old) < 0;
+}
+
+/* the input and collapse trees: perf compares (existing, new) */
+static bool grouping_left(const struct pk_hist_entry *new, const struct pk_hist_entry *old)
+{
+	return perf_entry_cmp(old, new) < 0;
+}
+
+static void insert(struct rb *t, const struct pk_hist_entry *v, uint32_t z, goes_left_fn *left)
 {
 	uint32_t *link = &t->root, p = NIL;
 
 	while (*link != NIL) {
 		p = *link;
-		link = cmp_output(&v[z], &v[p]) < 0 ? &t->left[p] : &t->right[p];
+		link = left(&v[z], &v[p]) ? &t->left[p] : &t->right[p];
 	}
 	*link = z;
 	t->parent[z] = p;
@@ -241,24 +270,18 @@ static void insert(struct rb *t, const struct pk_hist_entry *v, uint32_t z)
 	fix_insert(t, z);
 }
 
-static int replay_tree(struct pk_hist_entry *v, uint64_t n)
+/* Insert v in its order into a fresh tree; v becomes the tree's in-order
+ * sequence.  scratch: n entries; idx: 4 arrays of n uint32_t. */
+static void tree_pass(struct pk_hist_entry *v, uint64_t n, goes_left_fn *left,
+		      struct pk_hist_entry *scratch, uint32_t *idx, bool *red)
 {
-	struct rb t = {.root = NIL};
-	struct pk_hist_entry *out = malloc(n * sizeof(*out));
-	uint32_t *stack = malloc(n * sizeof(*stack));
+	struct rb t = {.root = NIL, .left = idx, .right = idx + n, .parent = idx + 2 * n,
+		       .red = red};
+	uint32_t *stack = idx + 3 * n, x;
 	size_t sp = 0, k = 0;
-	uint32_t x;
-	int err = -1;
 
-	t.left = malloc(n * sizeof(uint32_t));
-	t.right = malloc(n * sizeof(uint32_t));
-	t.parent = malloc(n * sizeof(uint32_t));
-	t.red = malloc(n * sizeof(bool));
-	if (!out || !stack || !t.left || !t.right || !t.parent || !t.red)
-		goto out;
-	qsort(v, n, sizeof(*v), cmp_group);
 	for (uint32_t i = 0; i < n; i++)
-		insert(&t, v, i);
+		insert(&t, v, i, left);
 	for (x = t.root; x != NIL || sp;) {
 		if (x != NIL) {
 			stack[sp++] = x;
@@ -266,18 +289,36 @@ static int replay_tree(struct pk_hist_entry *v, uint64_t n)
 			continue;
 		}
 		x = stack[--sp];
-		out[k++] = v[x];
+		scratch[k++] = v[x];
 		x = t.right[x];
 	}
-	memcpy(v, out, n * sizeof(*v));
-	err = 0;
-out:
-	free(out);
-	free(stack);
-	free(t.left);
-	free(t.right);
-	free(t.parent);
-	free(t.red);
+	memcpy(v, scratch, n * sizeof(*v));
+}
+
+/*
+ * perf's order is that of three red-black trees: entries go into the
+ * input tree as they are created, from there in order into the collapsed
+ * tree, and from that into the output tree.  Where its comparisons are no
+ * total order (unresolved addresses far apart, callers and callees) the
+ * result depends on those trees' shapes, so they are replayed.  v holds
+ * the entries in creation order.
+ */
+static int replay_trees(struct pk_hist_entry *v, uint64_t n)
+{
+	struct pk_hist_entry *scratch = malloc(n * sizeof(*scratch));
+	uint32_t *idx = malloc(4 * n * sizeof(*idx));
+	bool *red = malloc(n * sizeof(*red));
+	int err = -1;
+
+	if (scratch && idx && red) {
+		tree_pass(v, n, grouping_left, scratch, idx, red);
+		tree_pass(v, n, grouping_left, scratch, idx, red);
+		tree_pass(v, n, output_left, scratch, idx, red);
+		err = 0;
+	}
+	free(scratch);
+	free(idx);
+	free(red);
 	return err;
 }
 
@@ -288,8 +329,7 @@ void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *
 	ctx.keys = keys;
 	ctx.nr_keys = nr_keys;
 	ctx.children = children;
-	if (n > 1 && children && callchain != PK_CALLCHAIN_NONE && n < UINT32_MAX &&
-	    !replay_tree(v, n))
+	if (n > 1 && n < UINT32_MAX && !replay_trees(v, n))
 		return;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_entries);

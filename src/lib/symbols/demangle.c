@@ -69,7 +69,10 @@ static void strip_signature(char *s)
 			depth++;
 		else if ((s[i] == '>' || s[i] == ')') && depth > 0)
 			depth--;
-		else if (s[i] == ' ' && depth == 0 && strncmp(s + (i > 7 ? i - 8 : 0), "operator", 8))
+		else if (depth == 0 && !strncmp(s + i, "operator", 8) &&
+			 (i == 0 || s[i - 1] == ':' || s[i - 1] == ' '))
+			break;	/* "operator unsigned long": spaces of the name */
+		else if (s[i] == ' ' && depth == 0)
 			start = i + 1;
 	}
 	if (start)
