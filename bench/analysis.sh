@@ -9,6 +9,7 @@
 #    (shell loops, a file walker, checksums), unless WORK_DIR already has
 #    bench.data of that size.
 # 2. Runs perf and perfkit on it, each under /usr/bin/time -v:
+#      report --stdio             (children + self, call graphs)
 #      report --stdio -g none     (children + self, no graphs)
 #      report --stdio --no-children -g none
 #      script
@@ -73,6 +74,10 @@ compare() { # label perf-name kit-name target
 		printf "%-34s perf %8.2fs %8d KB | perfkit %8.2fs %8d KB | %6.1fx faster (target %dx), memory %.2f of perf | output %s\n",
 			l, pw, pm, kw, km, (kw > 0 ? pw / kw : 0), t, (pm > 0 ? km / pm : 0), s }'
 }
+
+run perf-report-g "$WORK/perf-report-g.out" perf report -i "$DATA" --stdio
+run kit-report-g "$WORK/kit-report-g.out" "$PERFKIT" report -i "$DATA" --stdio
+compare "report --stdio (call graphs)" perf-report-g kit-report-g 10
 
 run perf-report "$WORK/perf-report.out" perf report -i "$DATA" --stdio -g none
 run kit-report "$WORK/kit-report.out" "$PERFKIT" report -i "$DATA" --stdio -g none

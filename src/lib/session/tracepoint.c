@@ -7,8 +7,12 @@
  * in the blob is checked against what is left of it.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "session_internal.h"
 #include "internal.h"
 
@@ -17,11 +21,22 @@
 #include <trace-seq.h>
 #include "bswap.h"
 
+/* Which calls into libtraceevent to make: see safe_parse(). */
+#define MAX_SKIPPED 16
+
+struct parse_ctl {
+	int progress_fd;		/* >= 0 in the probing child */
+	uint32_t step;			/* calls into libtraceevent so far */
+	uint32_t skip[MAX_SKIPPED];	/* steps that crashed the probe */
+	int nr_skip;
+};
+
 struct blob {
 	const uint8_t *p;
 	size_t left;
 	bool swap;
 	bool bad;
+	struct parse_ctl *ctl;
 };
 
 static const void *take(struct blob *b, uint64_t n)
@@ -199,13 +214,32 @@ static bool format_fields_known(const char *fmt, uint64_t size)
 	return true;
 }
 
+/*
+ * Number the next call into libtraceevent; false when it is to be left
+ * out.  In the probing child, the number goes down the pipe first, so the
+ * parent knows which call was running if the child dies.
+ */
+static bool next_step(struct blob *b)
+{
+	struct parse_ctl *c = b->ctl;
+	uint32_t step = c->step++;
+
+	for (int i = 0; i < c->nr_skip; i++)
+		if (c->skip[i] == step)
+			return false;
+	if (c->progress_fd >= 0 && write(c->progress_fd, &step, sizeof(step)) != sizeof(step))
+		return false;
+	return true;
+}
+
 static void parse_formats(struct tep_handle *tep, struct blob *b, uint32_t nr, const char *sys)
 {
 	for (uint32_t i = 0; i < nr && !b->bad; i++) {
 		uint64_t size = take64(b);
 		const char *fmt = take(b, size);
 
-		if (fmt && format_is_balanced(fmt, size) && format_fields_known(fmt, size))
+		if (fmt && format_is_balanced(fmt, size) && format_fields_known(fmt, size) &&
+		    next_step(b))
 			tep_parse_event(tep, fmt, size, sys);
 	}
 }
@@ -269,15 +303,16 @@ static void parse_text_section(struct tep_handle *tep, struct blob *b, uint64_t 
 {
 	char *text = take_text(b, size);
 
-	if (text)
+	if (text && next_step(b))
 		parse(tep, text);
 	free(text);
 }
 
-static struct tep_handle *parse_tracing_data(const void *data, uint64_t size)
+static struct tep_handle *parse_tracing_data(const void *data, uint64_t size,
+					     struct parse_ctl *ctl)
 {
 	static const uint8_t magic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
-	struct blob b = {.p = data, .left = size};
+	struct blob b = {.p = data, .left = size, .ctl = ctl};
 	struct tep_handle *tep;
 	const char *version;
 	const uint8_t *m;
@@ -303,7 +338,7 @@ static struct tep_handle *parse_tracing_data(const void *data, uint64_t size)
 		goto out;
 	sz = take64(&b);
 	hp = take_text(&b, sz);
-	if (hp)
+	if (hp && next_step(&b))
 		tep_parse_header_page(tep, hp, sz, long_size);
 	free(hp);
 	if (!take(&b, 13))
@@ -324,11 +359,125 @@ out:
 	return tep;
 }
 
+/* Sanitizer runtimes (fuzzing, CI) report a crash and run the fuzzer's
+ * death callback, which saves the input as a crash; in the probing child a
+ * crash is expected, so neither must happen. */
+extern void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+
+static void ignore_death(void)
+{
+}
+
+/* The probing child dies quietly of the default action of any signal. */
+static void quiet_child(void)
+{
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP};
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(ignore_death);
+	if (devnull >= 0) {
+		dup2(devnull, STDERR_FILENO);
+		dup2(devnull, STDOUT_FILENO);
+	}
+}
+
+#define PROBE_DONE UINT32_MAX
+#define MAX_PROBES (MAX_SKIPPED + 1)
+
+/*
+ * One parse in a child process: 1 when it went through, 0 when it died
+ * (*culprit: the step it was in), -1 when it cannot tell.
+ */
+static int probe_once(const void *data, uint64_t size, const struct parse_ctl *ctl,
+		      uint32_t *culprit)
+{
+	uint32_t step, last = PROBE_DONE;
+	int fds[2], status;
+	bool started = false;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		struct parse_ctl c = *ctl;
+		struct tep_handle *tep;
+
+		close(fds[0]);
+		quiet_child();
+		c.progress_fd = fds[1];
+		c.step = 0;
+		tep = parse_tracing_data(data, size, &c);
+		step = PROBE_DONE;
+		if (write(fds[1], &step, sizeof(step)) != sizeof(step))
+			_exit(1);
+		(void)tep; /* the process ends here: no need to free */
+		_exit(0);
+	}
+	close(fds[1]);
+	while (read(fds[0], &step, sizeof(step)) == sizeof(step)) {
+		last = step;
+		started = true;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && last == PROBE_DONE)
+		return 1;
+	if (!started || last == PROBE_DONE)
+		return -1;
+	*culprit = last;
+	return 0;
+}
+
+/*
+ * libtraceevent trusts the formats it is given, and a hostile file can
+ * make it divide by zero or run off its buffers.  So the formats are first
+ * parsed in a child process; each call that kills the child is left out,
+ * and the child tries again, until a parse goes through.  Only then does
+ * this process parse, without those calls.  The cost is one fork and a
+ * second parse per file, paid the first time a tracepoint is printed.
+ */
+static struct tep_handle *safe_parse(const void *data, uint64_t size)
+{
+	struct parse_ctl ctl = {.progress_fd = -1};
+
+	for (int round = 0; round < MAX_PROBES; round++) {
+		uint32_t culprit;
+		int r = probe_once(data, size, &ctl, &culprit);
+
+		if (r < 0)
+			return NULL;
+		if (r > 0) {
+			if (ctl.nr_skip)
+				pki_warn("tracing data: left out %d event format%s that crash "
+					 "libtraceevent", ctl.nr_skip, ctl.nr_skip > 1 ? "s" : "");
+			ctl.step = 0;
+			return parse_tracing_data(data, size, &ctl);
+		}
+		if (ctl.nr_skip == MAX_SKIPPED)
+			break;
+		ctl.skip[ctl.nr_skip++] = culprit;
+	}
+	pki_warn("tracing data: too many event formats crash libtraceevent; "
+		 "tracepoint fields are not decoded");
+	return NULL;
+}
+
 /* Parse a tracing-data blob and drop the result: for the fuzz targets. */
 int pki_tracing_data_try(const void *data, uint64_t size);
 int pki_tracing_data_try(const void *data, uint64_t size)
 {
-	struct tep_handle *tep = parse_tracing_data(data, size);
+	struct tep_handle *tep = safe_parse(data, size);
 
 	if (!tep)
 		return -EINVAL;
@@ -343,7 +492,7 @@ static struct tep_handle *session_tep(struct pk_session *s)
 	if (s->tep || s->tep_failed)
 		return s->tep;
 	if (h && h->tracing_data && h->tracing_data_size)
-		s->tep = parse_tracing_data(h->tracing_data, h->tracing_data_size);
+		s->tep = safe_parse(h->tracing_data, h->tracing_data_size);
 	s->tep_failed = !s->tep;
 	return s->tep;
 }
