@@ -3,14 +3,19 @@
  * Target of the probe and filter tests: `probe_target calls N` calls
  * probed_function N times; `probe_target close K M` calls close(1234) K
  * times and close(4321) M times (both fail with EBADF: only the syscall
- * entry matters).
+ * entry matters).  probed_function also writes probe_target_var once per
+ * call, for the breakpoint test (the binary is not PIE, so nm's address is
+ * the run-time one).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+volatile long probe_target_var;
+
 __attribute__((noinline)) int probed_function(int i)
 {
+	probe_target_var = i;
 	__asm__ volatile("" ::: "memory");
 	return i * 3;
 }
