@@ -44,13 +44,16 @@ static const char report_usage[] =
 	"        --tid <list>      only these thread ids (also --tids)\n"
 	"    -d, --dsos <list>     only these DSOs\n"
 	"    -S, --symbols <list>  only these symbols\n"
+	"        --group           show event groups together (default when the file has\n"
+	"                          groups; without, all events as one group)\n"
+	"        --no-group        every event on its own\n"
 	"        --json            the histogram as JSON\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
 
 enum { OPT_STATS = 256, OPT_HEADER_ONLY, OPT_STDIO, OPT_CHILDREN, OPT_NO_CHILDREN,
-       OPT_PERCENT_LIMIT, OPT_PIDS, OPT_TIDS, OPT_JSON };
+       OPT_PERCENT_LIMIT, OPT_PIDS, OPT_TIDS, OPT_JSON, OPT_GROUP, OPT_NO_GROUP };
 
 static const struct option report_options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -75,6 +78,8 @@ static const struct option report_options[] = {
 	{"dsos", required_argument, NULL, 'd'},
 	{"symbols", required_argument, NULL, 'S'},
 	{"json", no_argument, NULL, OPT_JSON},
+	{"group", no_argument, NULL, OPT_GROUP},
+	{"no-group", no_argument, NULL, OPT_NO_GROUP},
 	{NULL, 0, NULL, 0},
 };
 
@@ -144,6 +149,12 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 		case OPT_JSON:
 			a->stdio.json = true;
 			break;
+		case OPT_GROUP:
+			a->stdio.group = 1;
+			break;
+		case OPT_NO_GROUP:
+			a->stdio.group = 0;
+			break;
 		default:
 			fputs(report_usage, stderr);
 			return -EINVAL;
@@ -179,7 +190,7 @@ static const char *default_input(void)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = {.mode = MODE_DEFAULT, .stdio = {.children = -1}};
+	struct report_args a = {.mode = MODE_DEFAULT, .stdio = {.children = -1, .group = -1}};
 	struct pk_reader_opts opts = {.sz = sizeof(opts)};
 	struct pk_reader *r = NULL;
 	int err;

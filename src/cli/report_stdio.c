@@ -21,6 +21,8 @@ struct layout {
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
 	int width[PK_HIST_KEY_MAX];
 	struct callchain_print cg;
+	uint32_t nr_members;		/* of the event printed: its columns */
+	const struct pk_header *hdr;
 };
 
 static int parse_sort(const char *list, struct layout *l)
@@ -151,37 +153,67 @@ static void print_key(FILE *out, const struct layout *l, enum pk_hist_key k,
 	(void)last;
 }
 
+static void dots(FILE *out, int n)
+{
+	for (int j = 0; j < n; j++)
+		fputc('.', out);
+}
+
+/* A percentage column holds one value per group member. */
 static void print_columns_header(FILE *out, const struct layout *l)
 {
-	fputs(l->children ? "# Children      Self" : "# Overhead", out);
+	int pw = 8 * (int)l->nr_members;
+
+	if (l->children)
+		fprintf(out, "# %*s  %*s", pw, "Children", pw, "Self");
+	else
+		fprintf(out, "# %*s", pw, "Overhead");
 	for (uint32_t i = 0; i < l->nr_keys; i++) {
 		enum pk_hist_key k = l->keys[i];
 
 		if (!l->elide[k])
 			fprintf(out, "  %-*s", l->width[k], key_header(k));
 	}
-	fputs(l->children ? "\n# ........  ........" : "\n# ........", out);
+	fputs("\n# ", out);
+	dots(out, pw);
+	if (l->children) {
+		fputs("  ", out);
+		dots(out, pw);
+	}
 	for (uint32_t i = 0; i < l->nr_keys; i++) {
 		enum pk_hist_key k = l->keys[i];
 
 		if (l->elide[k])
 			continue;
 		fputs("  ", out);
-		for (int j = 0; j < l->width[k]; j++)
-			fputc('.', out);
+		dots(out, l->width[k]);
 	}
 	fputs("\n#\n", out);
 }
 
+/* The entry's self or children percentages, one per group member, each
+ * of that member's total. */
+static void print_percents(FILE *out, const struct pk_hist_entry *e,
+			   const struct pk_hist_event *ev, bool children)
+{
+	if (!e->members || ev->nr_members < 2) {
+		print_percent(out, children ? e->children : e->self, ev->total_period);
+		return;
+	}
+	for (uint32_t m = 0; m < ev->nr_members; m++)
+		print_percent(out, children ? e->members[m].children : e->members[m].self,
+			      ev->members[m].total_period);
+}
+
 static void print_entry(FILE *out, const struct layout *l, const struct pk_hist_entry *e,
-			uint64_t total)
+			const struct pk_hist_event *ev)
 {
 	fputs("  ", out);
 	if (l->children) {
-		print_percent(out, e->children, total);
+		print_percents(out, e, ev, true);
 		fputs("  ", out);
 	}
-	print_percent(out, e->self, total);
+	print_percents(out, e, ev, false);
 	for (uint32_t i = 0; i < l->nr_keys; i++) {
 		enum pk_hist_key k = l->keys[i];
 
@@ -193,11 +225,51 @@ static void print_entry(FILE *out, const struct layout *l, const struct pk_hist_
 	fputc('\n', out);
 }
 
-/* "2K": perf's unit for sample counts */
-static void print_samples_line(FILE *out, const struct pk_hist_event *ev)
+static const char *attr_name(const struct pk_attr *a)
 {
-	uint64_t n = ev->nr_samples;
+	return a && a->name ? a->name : "unknown";
+}
+
+/* perf's group description: "anon group { a, b }", "name { a, b }", and
+ * "a, b" for the group --group makes of a file without groups. */
+static void print_event_name(FILE *out, const struct pk_hist_event *ev)
+{
+	if (ev->nr_members < 2) {
+		fputs(attr_name(ev->attr), out);
+		return;
+	}
+	if (!ev->group_forced)
+		fprintf(out, "%s { ", ev->group_name ? ev->group_name : "anon group");
+	for (uint32_t m = 0; m < ev->nr_members; m++)
+		fprintf(out, "%s%s", m ? ", " : "", attr_name(ev->members[m].attr));
+	if (!ev->group_forced)
+		fputs(" }", out);
+}
+
+/* perf says "events" for a group leader even when it shows the events
+ * one by one (--no-group). */
+static bool leads_group(const struct layout *l, const struct pk_hist_event *ev)
+{
+	if (ev->nr_members > 1)
+		return true;
+	for (uint32_t i = 0; l->hdr && i < l->hdr->nr_groups; i++)
+		if (l->hdr->groups[i].leader_idx == ev->attr->index &&
+		    l->hdr->groups[i].nr_members > 1)
+			return true;
+	return false;
+}
+
+/* "2K": perf's unit for sample counts; a group's counts are its members'
+ * sums */
+static void print_samples_line(FILE *out, const struct layout *l, const struct pk_hist_event *ev)
+{
+	uint64_t n = 0, period = 0;
 	char unit = ' ';
+
+	for (uint32_t m = 0; m < ev->nr_members; m++) {
+		n += ev->members[m].nr_samples;
+		period += ev->members[m].total_period;
+	}
 
 	if (n > 1000000000ULL) {
 		n /= 1000000000ULL;
@@ -209,16 +281,17 @@ static void print_samples_line(FILE *out, const struct pk_hist_event *ev)
 		n /= 1000ULL;
 		unit = 'K';
 	}
-	fprintf(out, "# Samples: %" PRIu64 "%c of event '%s'\n", n, unit,
-		ev->attr->name ? ev->attr->name : "unknown");
-	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit, leads_group(l, ev) ? "s" : "");
+	print_event_name(out, ev);
+	fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
 static void print_event(FILE *out, struct layout *l, const struct pk_hist_event *ev,
 			const struct report_stdio_opts *o)
 {
 	compute_widths(l, ev, o);
-	print_samples_line(out, ev);
+	l->nr_members = ev->nr_members ? ev->nr_members : 1;
+	print_samples_line(out, l, ev);
 	print_columns_header(out, l);
 	for (uint64_t i = 0; i < ev->nr_entries; i++) {
 		const struct pk_hist_entry *e = &ev->entries[i];
@@ -227,7 +300,7 @@ static void print_event(FILE *out, struct layout *l, const struct pk_hist_event 
 		if (o->percent_limit > 0 && ev->total_period &&
 		    100.0 * (double)v / (double)ev->total_period < o->percent_limit)
 			continue;
-		print_entry(out, l, e, ev->total_period);
+		print_entry(out, l, e, ev);
 		report_callchain_print(out, e, ev->total_period, &l->cg);
 	}
 	fputs("\n\n", out);
@@ -374,6 +447,12 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	ho.tids = o->tids;
 	ho.dsos = o->dsos;
 	ho.symbols = o->symbols;
+	/* perf shows the file's groups unless --no-group; --group makes one
+	 * of a file without groups */
+	ho.group = o->group < 0 ? PK_HIST_GROUP_FILE
+		   : o->group  ? PK_HIST_GROUP_ALL
+			       : PK_HIST_GROUP_NONE;
+	l.hdr = pk_reader_header(pk_session_reader(s));
 	err = pk_hist_build(&h, s, &ho);
 	if (err) {
 		if (err == -EINVAL && !*pk_session_error(s))

@@ -18,6 +18,8 @@ struct hist_event {
 	size_t nr, alloc;
 	uint32_t *slots;	/* entry index + 1, open addressing */
 	size_t nr_slots;
+	struct pk_hist_member *members;	/* pub.members */
+	struct pk_hist_value *values;	/* the entries' members, in groups */
 };
 
 struct pk_hist {
@@ -37,6 +39,7 @@ struct pk_hist {
 	uint64_t sample_seq;
 	struct pki_stacks stacks;	/* samples folded by stack */
 	bool stack_thread;		/* the thread is part of a stack's identity */
+	struct pki_groups groups;	/* the group view's groups */
 };
 
 /* splitmix64 steps: pointers and addresses have poor low bits */
@@ -353,6 +356,76 @@ static int add_stacks(struct pk_hist *h, struct pk_frame *frames)
 	return err;
 }
 
+/* The members' own totals, for the leader lead of nr of them. */
+static int set_members(struct pk_hist *h, uint32_t lead, uint32_t nr)
+{
+	struct hist_event *he = &h->events[lead];
+
+	he->members = calloc(nr, sizeof(*he->members));
+	if (!he->members)
+		return -ENOMEM;
+	for (uint32_t m = 0; m < nr; m++) {
+		uint32_t i = lead + m;
+
+		he->members[m].attr = m ? h->groups.attrs[i] : he->pub.attr;
+		if (m && i < h->nr_events_alloc) {
+			he->members[m].nr_samples = h->events[i].pub.nr_samples;
+			he->members[m].total_period = h->events[i].pub.total_period;
+		}
+	}
+	he->members[0].nr_samples = he->pub.nr_samples;
+	he->members[0].total_period = he->pub.total_period;
+	he->pub.members = he->members;
+	he->pub.nr_members = nr;
+	he->pub.group_name = nr > 1 ? h->groups.names[lead] : NULL;
+	he->pub.group_forced = nr > 1 && h->groups.forced;
+	return 0;
+}
+
+/* A group leader's histogram merged with its members' (hist_group.c). */
+static int sort_group(struct pk_hist *h, uint32_t lead, uint32_t nr)
+{
+	struct hist_event *he = &h->events[lead];
+	struct pki_hist_part *parts = calloc(nr, sizeof(*parts));
+	struct pk_hist_entry *v;
+	uint64_t n;
+	int err;
+
+	if (!parts)
+		return -ENOMEM;
+	for (uint32_t m = 0; m < nr && lead + m < h->nr_events_alloc; m++) {
+		parts[m].v = h->events[lead + m].v;
+		parts[m].nr = h->events[lead + m].nr;
+	}
+	err = pki_hist_group(parts, nr, h->keys, h->nr_keys, h->children, h->callchain, &v, &n,
+			     &he->values);
+	free(parts);
+	if (err)
+		return err;
+	he->v = v;
+	he->nr = n;
+	return 0;
+}
+
+static int finish_event(struct pk_hist *h, uint32_t i)
+{
+	struct hist_event *he = &h->events[i];
+	uint32_t nr = pki_groups_size(&h->groups, i);
+	int err = 0;
+
+	for (size_t j = 0; j < he->nr; j++)
+		pki_callchain_sort(he->v[j].callchain);
+	if (nr > 1)
+		err = sort_group(h, i, nr);
+	else
+		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children, h->callchain);
+	if (!err)
+		err = set_members(h, i, nr);
+	he->pub.entries = he->v;
+	he->pub.nr_entries = he->nr;
+	return err;
+}
+
 static int finish(struct pk_hist *h)
 {
 	h->shown = calloc(h->nr_events_alloc ? h->nr_events_alloc : 1, sizeof(*h->shown));
@@ -361,18 +434,22 @@ static int finish(struct pk_hist *h)
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
 		struct hist_event *he = &h->events[i];
 
-		if (!he->pub.nr_samples)
-			continue;
-		for (size_t j = 0; j < he->nr; j++)
-			pki_callchain_sort(he->v[j].callchain);
-		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children,
-			      h->callchain);
-		he->pub.entries = he->v;
-		he->pub.nr_entries = he->nr;
 		free(he->slots);
 		he->slots = NULL;
 		free(he->last_sample);
 		he->last_sample = NULL;
+	}
+	/* members are shown in their leader's; perf skips a group whose
+	 * leader has no samples */
+	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
+		struct hist_event *he = &h->events[i];
+		int err;
+
+		if (!he->pub.nr_samples || pki_groups_is_member(&h->groups, i))
+			continue;
+		err = finish_event(h, i);
+		if (err)
+			return err;
 		h->shown[h->nr_shown++] = &he->pub;
 	}
 	return 0;
@@ -411,6 +488,8 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	err = !h || !frames ? -ENOMEM : set_keys(h, &o);
 	if (!err)
 		err = pki_hist_filter_init(&h->filter, &o);
+	if (!err)
+		err = pki_groups_init(&h->groups, s, o.group);
 	if (err)
 		goto fail;
 	h->children = o.children;
@@ -452,8 +531,11 @@ void pk_hist_free(struct pk_hist *h)
 		free(h->events[i].v);
 		free(h->events[i].slots);
 		free(h->events[i].last_sample);
+		free(h->events[i].members);
+		free(h->events[i].values);
 	}
 	free(h->events);
+	pki_groups_free(&h->groups);
 	free(h->shown);
 	pki_stacks_free(&h->stacks);
 	for (size_t i = 0; i < h->comm_slots; i++)

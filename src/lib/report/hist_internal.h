@@ -22,6 +22,41 @@ bool pki_hist_filter_location(const struct pki_hist_filter *f, const struct pk_l
 /* Sort entries the way perf prints them. */
 void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
 		   uint32_t nr_keys, bool children, int callchain);
+/* The group view's steps of the same: passes of perf's grouping trees
+ * over entries in creation order (1: input tree, 2: and collapsed tree),
+ * pki_hist_link() (hist_sort.c), then the output order, where group
+ * entries' members break ties. */
+void pki_hist_sort_input(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
+			 uint32_t nr_keys, int passes);
+void pki_hist_sort_output(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
+			  uint32_t nr_keys, bool children, int callchain, uint32_t nr_members);
+/*
+ * perf's collapsed tree of a group leader with its members linked in:
+ * v[0, start[1]) are the leader's entries in input-tree order,
+ * v[start[m], start[m + 1]) member m's in its collapsed-tree order.  Sets
+ * node[i] to the tree entry v[i] landed in (i itself for the leader's and
+ * for those new to the tree), and order[] to the tree's entries in order
+ * (*nr_order of them).  node and order: start[nr_members] each.
+ */
+int pki_hist_link(const struct pk_hist_entry *v, const uint64_t *start, uint32_t nr_members,
+		  const enum pk_hist_key *keys, uint32_t nr_keys, uint32_t *node, uint32_t *order,
+		  uint64_t *nr_order);
+
+/* One event's entries, for the group view (hist_group.c). */
+struct pki_hist_part {
+	struct pk_hist_entry *v;	/* creation order; reordered */
+	uint64_t nr;
+};
+
+/*
+ * A group leader's entries in perf's group view: parts[0] the leader's,
+ * then each member's.  *out gets the new entries in output order (the
+ * leader's callchains move there; parts[0].v is freed), *values their
+ * members' values (*nr_out * nr_members).
+ */
+int pki_hist_group(struct pki_hist_part *parts, uint32_t nr_members,
+		   const enum pk_hist_key *keys, uint32_t nr_keys, bool children, int callchain,
+		   struct pk_hist_entry **out, uint64_t *nr_out, struct pk_hist_value **values);
 
 /* Add the frames first, first + step, ... (count of them) of a chain with
  * its period to the tree *root (created when NULL). */
@@ -94,5 +129,22 @@ const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struc
 size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
 			 struct pk_frame *out, size_t max);
 void pki_stacks_free(struct pki_stacks *t);
+
+/* Which events form groups (hist_group.c), by attr index. */
+struct pki_groups {
+	uint32_t nr_attrs;
+	uint32_t *leader;		/* its group's leader, itself if alone */
+	uint32_t *nr_members;		/* on a leader: its group's size */
+	const char **names;		/* on a leader: the group's name */
+	const struct pk_attr **attrs;
+	bool forced;			/* one group made of every event */
+};
+
+/* From the session's header and mode (enum pk_hist_group). */
+int pki_groups_init(struct pki_groups *g, struct pk_session *s, int mode);
+void pki_groups_free(struct pki_groups *g);
+/* Members of the group attr idx leads; 1 for a member or a lone event. */
+uint32_t pki_groups_size(const struct pki_groups *g, uint32_t idx);
+bool pki_groups_is_member(const struct pki_groups *g, uint32_t idx);
 
 #endif
