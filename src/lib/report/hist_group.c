@@ -114,16 +114,18 @@ static void linked_free(struct linked *l)
 static int link_parts(struct linked *l, struct pki_hist_part *parts, uint32_t nr_members,
 		      const enum pk_hist_key *keys, uint32_t nr_keys)
 {
+	int passes = pki_hist_grouping_passes(keys, nr_keys);
 	uint64_t at = 0;
 
 	l->start = calloc(nr_members + 1, sizeof(*l->start));
 	if (!l->start)
 		return -ENOMEM;
 	for (uint32_t m = 0; m < nr_members; m++) {
-		/* the leader's entries go into its collapsed tree in input
-		 * tree order, the members' are looked up in their collapsed
-		 * tree's */
-		pki_hist_sort_input(parts[m].v, parts[m].nr, keys, nr_keys, m ? 2 : 1);
+		/* members are looked up in the order of their last grouping
+		 * tree; the leader's last tree is the one they go into,
+		 * built from the order of the tree before it */
+		pki_hist_sort_input(parts[m].v, parts[m].nr, keys, nr_keys,
+				    m ? passes : passes - 1);
 		l->start[m] = l->total;
 		l->total += parts[m].nr;
 	}

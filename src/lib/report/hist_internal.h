@@ -22,8 +22,12 @@ bool pki_hist_filter_location(const struct pki_hist_filter *f, const struct pk_l
 /* Sort entries the way perf prints them. */
 void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
 		   uint32_t nr_keys, bool children, int callchain);
+/* How many of perf's grouping trees an entry goes through: the input
+ * tree, and the collapsed one when a key needs it. */
+int pki_hist_grouping_passes(const enum pk_hist_key *keys, uint32_t nr_keys);
 /* The group view's steps of the same: passes of perf's grouping trees
- * over entries in creation order (1: input tree, 2: and collapsed tree),
+ * over entries in creation order (0: none, 1: input tree, 2: and
+ * collapsed tree),
  * pki_hist_link() (hist_sort.c), then the output order, where group
  * entries' members break ties. */
 void pki_hist_sort_input(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
@@ -31,9 +35,9 @@ void pki_hist_sort_input(struct pk_hist_entry *v, uint64_t n, const enum pk_hist
 void pki_hist_sort_output(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
 			  uint32_t nr_keys, bool children, int callchain, uint32_t nr_members);
 /*
- * perf's collapsed tree of a group leader with its members linked in:
- * v[0, start[1]) are the leader's entries in input-tree order,
- * v[start[m], start[m + 1]) member m's in its collapsed-tree order.  Sets
+ * perf's last grouping tree of a group leader with its members linked in:
+ * v[0, start[1]) are the leader's entries in the order they enter it,
+ * v[start[m], start[m + 1]) member m's in the order of its last tree.  Sets
  * node[i] to the tree entry v[i] landed in (i itself for the leader's and
  * for those new to the tree), and order[] to the tree's entries in order
  * (*nr_order of them).  node and order: start[nr_members] each.

@@ -363,11 +363,22 @@ static void set_ctx(const enum pk_hist_key *keys, uint32_t nr_keys, bool childre
 	ctx.nr_members = nr_members;
 }
 
+/* perf only builds the collapsed tree when a sort key asks for it: of
+ * ours, comm */
+int pki_hist_grouping_passes(const enum pk_hist_key *keys, uint32_t nr_keys)
+{
+	for (uint32_t i = 0; i < nr_keys; i++)
+		if (keys[i] == PK_HIST_KEY_COMM)
+			return 2;
+	return 1;
+}
+
 void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
 		   uint32_t nr_keys, bool children, int callchain)
 {
 	set_ctx(keys, nr_keys, children, callchain, 1);
-	if (n > 1 && n < UINT32_MAX && !replay_trees(v, n, 2, true))
+	if (n > 1 && n < UINT32_MAX &&
+	    !replay_trees(v, n, pki_hist_grouping_passes(keys, nr_keys), true))
 		return;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_entries);
@@ -379,7 +390,7 @@ void pki_hist_sort_input(struct pk_hist_entry *v, uint64_t n, const enum pk_hist
 	set_ctx(keys, nr_keys, false, PK_CALLCHAIN_NONE, 1);
 	/* without memory the entries keep their creation order: the
 	 * output pass still sorts them */
-	if (n > 1 && n < UINT32_MAX)
+	if (passes > 0 && n > 1 && n < UINT32_MAX)
 		replay_trees(v, n, passes, false);
 }
 
