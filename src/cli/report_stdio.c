@@ -23,6 +23,8 @@ struct layout {
 	struct callchain_print cg;
 	uint32_t nr_members;		/* of the event printed: its columns */
 	const struct pk_header *hdr;
+	uint32_t nr_attrs;
+	bool group_set;			/* --group or --no-group given */
 };
 
 static int parse_sort(const char *list, struct layout *l)
@@ -247,11 +249,14 @@ static void print_event_name(FILE *out, const struct pk_hist_event *ev)
 }
 
 /* perf says "events" for a group leader even when it shows the events
- * one by one (--no-group). */
+ * one by one (--no-group), and either option makes the first event of a
+ * file without groups the leader of all. */
 static bool leads_group(const struct layout *l, const struct pk_hist_event *ev)
 {
 	if (ev->nr_members > 1)
 		return true;
+	if (l->group_set && l->hdr && !l->hdr->nr_groups)
+		return ev->attr->index == 0 && l->nr_attrs > 1;
 	for (uint32_t i = 0; l->hdr && i < l->hdr->nr_groups; i++)
 		if (l->hdr->groups[i].leader_idx == ev->attr->index &&
 		    l->hdr->groups[i].nr_members > 1)
@@ -453,6 +458,8 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 		   : o->group  ? PK_HIST_GROUP_ALL
 			       : PK_HIST_GROUP_NONE;
 	l.hdr = pk_reader_header(pk_session_reader(s));
+	l.nr_attrs = pk_reader_nr_attrs(pk_session_reader(s));
+	l.group_set = o->group >= 0;
 	err = pk_hist_build(&h, s, &ho);
 	if (err) {
 		if (err == -EINVAL && !*pk_session_error(s))
