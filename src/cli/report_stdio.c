@@ -344,6 +344,66 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+static double json_pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* A group's name as in the text report, as a JSON string. */
+static void json_group(FILE *out, const struct pk_hist_event *ev)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		fputs("null", out);
+		return;
+	}
+	print_event_name(f, ev);
+	fclose(f);
+	json_string(out, buf);
+	free(buf);
+}
+
+/* Group events add their members' totals; the event's own numbers stay
+ * the leader's, so readers that know no groups still add up. */
+static void json_members(FILE *out, const struct pk_hist_event *ev)
+{
+	if (ev->nr_members < 2)
+		return;
+	fputs(", \"group\": ", out);
+	json_group(out, ev);
+	fputs(", \"members\": [", out);
+	for (uint32_t m = 0; m < ev->nr_members; m++) {
+		fputs(m ? ", {\"event\": " : "{\"event\": ", out);
+		json_string(out, attr_name(ev->members[m].attr));
+		fprintf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 "}",
+			ev->members[m].nr_samples, ev->members[m].total_period);
+	}
+	fputc(']', out);
+}
+
+/* An entry's values for each member of its group, leader first. */
+static void json_entry_members(FILE *out, const struct pk_hist_event *ev,
+			       const struct pk_hist_entry *e, const struct layout *l)
+{
+	if (ev->nr_members < 2 || !e->members)
+		return;
+	fputs(", \"members\": [", out);
+	for (uint32_t m = 0; m < ev->nr_members; m++) {
+		const struct pk_hist_value *v = &e->members[m];
+		uint64_t total = ev->members[m].total_period;
+
+		fprintf(out, "%s{\"overhead\": %.4f, ", m ? ", " : "", json_pct(v->self, total));
+		if (l->children)
+			fprintf(out, "\"children\": %.4f, ", json_pct(v->children, total));
+		fprintf(out, "\"period\": %" PRIu64 ", \"samples\": %" PRIu64 "}", v->self,
+			v->nr_samples);
+	}
+	fputc(']', out);
+}
+
 static void print_json(FILE *out, const struct pk_hist *h, const struct layout *l)
 {
 	fprintf(out, "{\"lost_samples\": %" PRIu64 ", \"events\": [", pk_hist_lost_samples(h));
@@ -352,9 +412,10 @@ static void print_json(FILE *out, const struct pk_hist *h, const struct layout *
 
 		fputs(i ? ",\n{\"event\": " : "\n{\"event\": ", out);
 		json_string(out, ev->attr->name ? ev->attr->name : "unknown");
-		fprintf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64
-			     ", \"entries\": [",
+		fprintf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64,
 			ev->nr_samples, ev->total_period);
+		json_members(out, ev);
+		fputs(", \"entries\": [", out);
 		for (uint64_t j = 0; j < ev->nr_entries; j++) {
 			const struct pk_hist_entry *e = &ev->entries[j];
 
@@ -377,7 +438,9 @@ static void print_json(FILE *out, const struct pk_hist *h, const struct layout *
 				json_string(out, e->sym->name);
 			else
 				fputs("null", out);
-			fprintf(out, ", \"addr\": %" PRIu64 "}", e->addr);
+			fprintf(out, ", \"addr\": %" PRIu64, e->addr);
+			json_entry_members(out, ev, e, l);
+			fputc('}', out);
 		}
 		fputs("]}", out);
 	}
