@@ -178,9 +178,9 @@ static void fill(const struct linked *l, uint32_t nr_members, struct pk_hist_ent
 	}
 }
 
-int pki_hist_group(struct pki_hist_part *parts, uint32_t nr_members,
-		   const enum pk_hist_key *keys, uint32_t nr_keys, bool children, int callchain,
-		   struct pk_hist_entry **out, uint64_t *nr_out, struct pk_hist_value **values)
+int pki_hist_group(struct pki_hist_part *parts, uint32_t nr_members, const enum pk_hist_key *keys,
+		   uint32_t nr_keys, bool children, int callchain, struct pk_hist_entry **out,
+		   uint64_t *nr_out, struct pk_hist_value **values)
 {
 	struct linked l = {0};
 	struct pk_hist_entry *res = NULL;
