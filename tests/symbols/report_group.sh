@@ -121,6 +121,13 @@ if rec plain -e '{cpu-clock,task-clock}'; then
 	# event as a leader
 	rec nogroup -e cpu-clock -e page-faults && check_views live-nogroup "$tmp/nogroup.data"
 	rec single -e cpu-clock && check_views live-single "$tmp/single.data"
+	# pipe mode: the groups come in a feature record in the stream
+	if perf record -q -o - -e '{cpu-clock,task-clock}' -F 2000 -- sh -c "$work" \
+		>"$tmp/pipe.data" 2>/dev/null; then
+		check live-pipe "$tmp/pipe.data"
+		check live-pipe "$tmp/pipe.data" --no-group
+		check live-pipe "$tmp/pipe.data" --sort comm,dso
+	fi
 else
 	echo "perf record failed here: live recordings skipped"
 fi

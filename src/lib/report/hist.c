@@ -488,8 +488,6 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	err = !h || !frames ? -ENOMEM : set_keys(h, &o);
 	if (!err)
 		err = pki_hist_filter_init(&h->filter, &o);
-	if (!err)
-		err = pki_groups_init(&h->groups, s, o.group);
 	if (err)
 		goto fail;
 	h->children = o.children;
@@ -505,6 +503,10 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);
+	/* after the samples: a pipe's header comes in the stream */
+	err = pki_groups_init(&h->groups, s, o.group);
+	if (err)
+		goto fail;
 	err = pki_callchain_sort_begin(s);
 	if (err)
 		goto fail;
