@@ -36,6 +36,7 @@ struct pk_hist {
 	uint64_t lost;
 	uint64_t sample_seq;
 	struct pki_stacks stacks;	/* samples folded by stack */
+	struct pki_arena trees;		/* the entries' call trees */
 	bool stack_thread;		/* the thread is part of a stack's identity */
 };
 
@@ -268,13 +269,13 @@ static int append_chain(struct pk_hist *h, struct pk_hist_entry *e, const struct
 			size_t n, size_t from, uint64_t period)
 {
 	if (!n)
-		return pki_callchain_append(&e->callchain, frames, 0, 0, 1, period);
+		return pki_callchain_append(&h->trees, &e->callchain, frames, 0, 0, 1, period);
 	if (h->callchain == PK_CALLCHAIN_CALLER)
-		return pki_callchain_append(&e->callchain, frames, from == n ? n - 1 : from,
+		return pki_callchain_append(&h->trees, &e->callchain, frames, from == n ? n - 1 : from,
 					    from == n ? n : from + 1, -1, period);
 	if (from == n)
 		from = 0;
-	return pki_callchain_append(&e->callchain, frames, from, n - from, 1, period);
+	return pki_callchain_append(&h->trees, &e->callchain, frames, from, n - from, 1, period);
 }
 
 /* Fold one sample into the stack table. */
@@ -447,14 +448,13 @@ void pk_hist_free(struct pk_hist *h)
 	if (!h)
 		return;
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
-		for (size_t j = 0; j < h->events[i].nr; j++)
-			pki_callchain_free(h->events[i].v[j].callchain);
 		free(h->events[i].v);
 		free(h->events[i].slots);
 		free(h->events[i].last_sample);
 	}
 	free(h->events);
 	free(h->shown);
+	pki_arena_free(&h->trees);
 	pki_stacks_free(&h->stacks);
 	for (size_t i = 0; i < h->comm_slots; i++)
 		free(h->comms[i]);

@@ -23,16 +23,26 @@ bool pki_hist_filter_location(const struct pki_hist_filter *f, const struct pk_l
 void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
 		   uint32_t nr_keys, bool children, int callchain);
 
+/* Memory of the call trees, all freed together. */
+struct arena_chunk;
+struct pki_arena {
+	struct arena_chunk *chunks;	/* the current one first */
+	char *cur;
+	size_t left;
+};
+
 /* Add the frames first, first + step, ... (count of them) of a chain with
  * its period to the tree *root (created when NULL). */
-int pki_callchain_append(struct pk_callchain_node **root, const struct pk_frame *frames,
-			 size_t first, size_t count, int step, uint64_t period);
+int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
+			 const struct pk_frame *frames, size_t first, size_t count, int step,
+			 uint64_t period);
 /* Order every node's children as perf prints them, between a begin (which
  * learns the session's DSO order) and an end. */
 int pki_callchain_sort_begin(struct pk_session *s);
 void pki_callchain_sort(struct pk_callchain_node *n);
 void pki_callchain_sort_end(void);
-void pki_callchain_free(struct pk_callchain_node *n);
+/* Frees every tree built in the arena. */
+void pki_arena_free(struct pki_arena *a);
 
 /* A distinct stack and what its samples add up to (hist_stacks.c). */
 struct pki_stack {
@@ -54,7 +64,7 @@ struct pki_stack_node {
 };
 
 struct pki_idtab {
-	uint32_t *slots;		/* index + 1, open addressing */
+	uint64_t *slots;		/* hash tag, index + 1; open addressing */
 	size_t nr_slots;
 };
 
