@@ -69,6 +69,8 @@ struct pk_hist_opts {
 	const char *comms, *pids, *tids, *dsos, *symbols;
 	int callchain;			/* enum pk_callchain_order: trees under
 					 * the entries, 0 for none */
+	uint32_t nr_threads;		/* 0: as many as help (two), 1: the
+					 * caller's thread only */
 };
 
 struct pk_thread;

@@ -37,6 +37,7 @@ struct pk_hist {
 	uint64_t sample_seq;
 	struct pki_stacks stacks;	/* samples folded by stack */
 	struct pki_arena trees;		/* the entries' call trees */
+	struct pki_pipe pipe;		/* samples on their way to stacks */
 	bool stack_thread;		/* the thread is part of a stack's identity */
 };
 
@@ -278,30 +279,43 @@ static int append_chain(struct pk_hist *h, struct pk_hist_entry *e, const struct
 	return pki_callchain_append(&h->trees, &e->callchain, frames, from, n - from, 1, period);
 }
 
-/* Fold one sample into the stack table. */
-static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev,
-		      struct pk_frame *frames)
+/* The worker's half: one resolved sample into the stack table. */
+static int fold_sample(void *ctx, const struct pki_pending *p, const struct pk_frame *frames)
+{
+	struct pk_hist *h = ctx;
+	struct pki_stack k = p->k;
+
+	return pki_stacks_add(&h->stacks, &k, &p->loc, frames, p->nr_frames);
+}
+
+/* The reading thread's half: everything that needs the session's state
+ * as of this sample (thread, comm, maps) is taken here. */
+static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev)
 {
 	struct hist_event *he = event_of(h, ev->attr);
-	struct pki_stack k = {.attr = ev->attr, .count = 1};
+	struct pk_frame *frames;
+	struct pki_pending *p;
 	size_t n = 0;
 
 	if (!he)
 		return -ENOMEM;
-	k.period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
-							  : ev->attr->attr.sample_period;
+	p = pki_pipe_slot(&h->pipe, &frames);
+	p->k = (struct pki_stack){.attr = ev->attr, .count = 1};
+	p->k.period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
+							     : ev->attr->attr.sample_period;
 	he->pub.nr_samples++;
-	he->pub.total_period += k.period;
-	k.comm = intern_comm(h, pk_thread_comm(ev->thread));
-	if (!k.comm)
+	he->pub.total_period += p->k.period;
+	p->k.comm = intern_comm(h, pk_thread_comm(ev->thread));
+	if (!p->k.comm)
 		return -ENOMEM;
-	k.thread = h->stack_thread ? ev->thread : NULL;
-	k.cpu = has_key(h, PK_HIST_KEY_CPU) ? ev->sample.cpu : 0;
-	k.first_thread = ev->thread;
-	k.first_cpu = ev->sample.cpu;
+	p->k.thread = h->stack_thread ? ev->thread : NULL;
+	p->k.cpu = has_key(h, PK_HIST_KEY_CPU) ? ev->sample.cpu : 0;
+	p->k.first_thread = ev->thread;
+	p->k.first_cpu = ev->sample.cpu;
+	p->loc = ev->loc;
 	if (h->children || h->callchain)
 		n = pk_session_callchain(s, ev, frames, MAX_FRAMES);
-	return pki_stacks_add(&h->stacks, &k, &ev->loc, frames, n);
+	return pki_pipe_commit(&h->pipe, (uint32_t)n);
 }
 
 /* A stack's samples into the histogram, as one sample of their summed
@@ -417,13 +431,20 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->children = o.children;
 	h->callchain = o.callchain;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
+	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, h);
+	if (err)
+		goto fail;
 	while ((err = pk_session_next(s, &ev)) > 0) {
-		err = add_sample(h, s, &ev, frames);
+		err = add_sample(h, s, &ev);
 		if (err)
-			goto fail;
+			break;
 	}
-	if (!err)
-		err = add_stacks(h, frames);
+	/* the worker stops before anything else touches the stacks */
+	err = err < 0 ? (pki_pipe_finish(&h->pipe), err) : pki_pipe_finish(&h->pipe);
+	pki_pipe_free(&h->pipe);
+	if (err < 0)
+		goto fail;
+	err = add_stacks(h, frames);
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);
@@ -452,6 +473,7 @@ void pk_hist_free(struct pk_hist *h)
 		free(h->events[i].slots);
 		free(h->events[i].last_sample);
 	}
+	pki_pipe_free(&h->pipe);
 	free(h->events);
 	free(h->shown);
 	pki_arena_free(&h->trees);
