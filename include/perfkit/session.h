@@ -91,6 +91,14 @@ uint64_t pk_session_lost_samples(const struct pk_session *s);
 void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t cpumode,
 			uint64_t addr, struct pk_location *out);
 
+/*
+ * Resolve a branch address of a sample of thread t the way perf script's
+ * brstacksym does: with the sample's cpumode, then with the one the
+ * address belongs to (kernel half or user half).
+ */
+void pk_session_resolve_fallback(struct pk_session *s, const struct pk_thread *t,
+				 uint8_t cpumode, uint64_t addr, struct pk_location *out);
+
 /* A resolved callchain entry. */
 struct pk_frame {
 	struct pk_location loc;

@@ -126,6 +126,22 @@ void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t
 	out->sym = pki_dso_lookup(s, map->dso, out->addr);
 }
 
+/* perf: addresses from the kernel start up are the kernel's (64-bit) */
+static bool kernel_half(uint64_t addr)
+{
+	return addr >> 63;
+}
+
+void pk_session_resolve_fallback(struct pk_session *s, const struct pk_thread *t,
+				 uint8_t cpumode, uint64_t addr, struct pk_location *out)
+{
+	uint8_t other = kernel_half(addr) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+	pk_session_resolve(s, t, cpumode, addr, out);
+	if (!out->dso && other != cpumode)
+		pk_session_resolve(s, t, other, addr, out);
+}
+
 int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
 {
 	const struct pk_record *rec;
