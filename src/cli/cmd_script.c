@@ -16,7 +16,8 @@ static const char script_usage[] =
 	"    -i, --input <file>    input file name (default: perf.data, '-' for stdin)\n"
 	"    -F, --fields <list>   comma separated output fields, perf's names:\n"
 	"                          comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,\n"
-	"                          dso,addr,period; '+f'/'-f' adds to/removes from the\n"
+	"                          dso,addr,period,brstack,brstacksym; '+f'/'-f'\n"
+	"                          adds to/removes from the\n"
 	"                          defaults; 'TYPE:list' (hw,sw,trace,raw) for one type\n"
 	"        --ns              show times in nanoseconds\n"
 	"        --header          show the perf.data header first\n"
@@ -64,6 +65,9 @@ static const struct {
 	{"dso", SF_DSO, 0},
 	{"addr", SF_ADDR, PERF_SAMPLE_ADDR},
 	{"period", SF_PERIOD, 0}, /* attr.sample_period otherwise */
+	/* perf prints nothing for samples without a branch stack */
+	{"brstack", SF_BRSTACK, 0},
+	{"brstacksym", SF_BRSTACKSYM, 0},
 };
 
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))

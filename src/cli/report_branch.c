@@ -319,7 +319,14 @@ static void print_filters(FILE *out, const struct report_stdio_opts *o, struct b
 
 bool report_branch_wanted(struct pk_session *s, const struct report_stdio_opts *o)
 {
-	return o->branch_stack != 0 && pk_session_has_branch_stack(s);
+	bool has = pk_session_has_branch_stack(s);
+
+	/* perf complains and goes on with the plain report */
+	if (o->branch_stack > 0 && !has)
+		fputs("Error:\nSelected -b but no branch data. Did you call perf record without "
+		      "-b?\n",
+		      stderr);
+	return o->branch_stack != 0 && has;
 }
 
 int report_branch(struct pk_session *s, const struct report_stdio_opts *o, FILE *out)

@@ -24,6 +24,8 @@ enum script_field {
 	SF_DSO = 1 << 10,
 	SF_ADDR = 1 << 11,
 	SF_PERIOD = 1 << 12,
+	SF_BRSTACK = 1 << 13,
+	SF_BRSTACKSYM = 1 << 14,
 };
 
 struct script_event_fmt {
@@ -49,5 +51,7 @@ struct script_ctx {
 #define SCRIPT_MAX_STACK 127
 
 void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev);
+/* The brstack or brstacksym field (script_branch.c). */
+void script_print_brstack(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f);
 
 #endif

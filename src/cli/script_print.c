@@ -127,5 +127,7 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 			print_sym(o, &ev->loc, f);
 		}
 	}
+	if (f & (SF_BRSTACK | SF_BRSTACKSYM))
+		script_print_brstack(c, ev, f);
 	obuf_putc(o, '\n');
 }
