@@ -13,8 +13,8 @@
 #include "cli.h"
 #include "report_stdio.h"
 
-#define UNRESOLVED_WIDTH 16	/* hex digits of an unresolved address */
-#define MAX_KEYS 16
+#define UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address */
+#define MAX_KEYS	 16
 
 struct blayout {
 	enum pk_branch_key keys[MAX_KEYS];
@@ -57,7 +57,7 @@ static int add_key(struct blayout *l, enum pk_branch_key k)
 static int parse_branch_sort(const char *list, struct blayout *l)
 {
 	static const enum pk_branch_key defaults[] = {
-		PK_BRANCH_KEY_COMM, PK_BRANCH_KEY_DSO_FROM, PK_BRANCH_KEY_SYM_FROM,
+		PK_BRANCH_KEY_COMM,   PK_BRANCH_KEY_DSO_FROM, PK_BRANCH_KEY_SYM_FROM,
 		PK_BRANCH_KEY_SYM_TO, PK_BRANCH_KEY_CYCLES,
 	};
 	const char *p = list;
@@ -126,8 +126,8 @@ static void compute_widths(struct blayout *l, const struct pk_branch_hist_event 
 }
 
 /* "[k] name", or "[k] 0x..." unresolved (perf's "%#.16llx": no 0x for 0) */
-static int format_sym(char *buf, size_t len, char level, const struct pk_symbol *sym,
-		      uint64_t addr, int width)
+static int format_sym(char *buf, size_t len, char level, const struct pk_symbol *sym, uint64_t addr,
+		      int width)
 {
 	if (sym)
 		return snprintf(buf, len, "[%c] %.*s", level, width > 4 ? width - 4 : 0, sym->name);
@@ -334,7 +334,7 @@ int report_branch(struct pk_session *s, const struct report_stdio_opts *o, FILE 
 	struct pk_branch_hist_opts ho = {.sz = sizeof(ho)};
 	struct pk_branch_hist *h = NULL;
 	struct blayout l = {0};
-	const char *mispred = "N/A";	/* perf's static: lives for the run */
+	const char *mispred = "N/A"; /* perf's static: lives for the run */
 	int err;
 
 	if (parse_branch_sort(o->sort, &l))

@@ -12,9 +12,8 @@
 static const char *type_name(unsigned type)
 {
 	static const char *const names[] = {
-		"",	   "COND",    "UNCOND",	   "IND",      "CALL",	  "IND_CALL", "RET",
-		"SYSCALL", "SYSRET",  "COND_CALL", "COND_RET", "ERET",	  "IRQ",      "SERROR",
-		"NO_TX",
+		"",	  "COND",      "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",	"SYSCALL",
+		"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX",
 	};
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "";
@@ -62,8 +61,8 @@ static void print_end(struct script_ctx *c, const struct pk_session_sample *ev, 
 {
 	struct pk_location l;
 
-	pk_session_resolve_fallback(c->session, ev->thread,
-				    ev->rec->misc & PK_MISC_CPUMODE_MASK, addr, &l);
+	pk_session_resolve_fallback(c->session, ev->thread, ev->rec->misc & PK_MISC_CPUMODE_MASK,
+				    addr, &l);
 	if (sym) {
 		print_symoff(c->ob, &l);
 	} else {

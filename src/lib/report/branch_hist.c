@@ -16,28 +16,22 @@
 
 static const char *const key_names[PK_BRANCH_KEY_MAX] = {
 	/* perf's own lookup order: its common keys first */
-	[PK_BRANCH_KEY_PID] = "pid",
-	[PK_BRANCH_KEY_COMM] = "comm",
-	[PK_BRANCH_KEY_DSO] = "dso",
-	[PK_BRANCH_KEY_SYM] = "symbol",
-	[PK_BRANCH_KEY_CPU] = "cpu",
-	[PK_BRANCH_KEY_DSO_FROM] = "dso_from",
-	[PK_BRANCH_KEY_DSO_TO] = "dso_to",
-	[PK_BRANCH_KEY_SYM_FROM] = "symbol_from",
-	[PK_BRANCH_KEY_SYM_TO] = "symbol_to",
-	[PK_BRANCH_KEY_MISPREDICT] = "mispredict",
-	[PK_BRANCH_KEY_IN_TX] = "in_tx",
-	[PK_BRANCH_KEY_ABORT] = "abort",
+	[PK_BRANCH_KEY_PID] = "pid",	      [PK_BRANCH_KEY_COMM] = "comm",
+	[PK_BRANCH_KEY_DSO] = "dso",	      [PK_BRANCH_KEY_SYM] = "symbol",
+	[PK_BRANCH_KEY_CPU] = "cpu",	      [PK_BRANCH_KEY_DSO_FROM] = "dso_from",
+	[PK_BRANCH_KEY_DSO_TO] = "dso_to",    [PK_BRANCH_KEY_SYM_FROM] = "symbol_from",
+	[PK_BRANCH_KEY_SYM_TO] = "symbol_to", [PK_BRANCH_KEY_MISPREDICT] = "mispredict",
+	[PK_BRANCH_KEY_IN_TX] = "in_tx",      [PK_BRANCH_KEY_ABORT] = "abort",
 	[PK_BRANCH_KEY_CYCLES] = "cycles",
 };
 
 int pk_branch_key_parse(const char *name, size_t len)
 {
 	static const enum pk_branch_key order[] = {
-		PK_BRANCH_KEY_PID,	  PK_BRANCH_KEY_COMM,	    PK_BRANCH_KEY_DSO,
-		PK_BRANCH_KEY_SYM,	  PK_BRANCH_KEY_CPU,	    PK_BRANCH_KEY_DSO_FROM,
-		PK_BRANCH_KEY_DSO_TO,	  PK_BRANCH_KEY_SYM_FROM,   PK_BRANCH_KEY_SYM_TO,
-		PK_BRANCH_KEY_MISPREDICT, PK_BRANCH_KEY_IN_TX,	    PK_BRANCH_KEY_ABORT,
+		PK_BRANCH_KEY_PID,	  PK_BRANCH_KEY_COMM,	  PK_BRANCH_KEY_DSO,
+		PK_BRANCH_KEY_SYM,	  PK_BRANCH_KEY_CPU,	  PK_BRANCH_KEY_DSO_FROM,
+		PK_BRANCH_KEY_DSO_TO,	  PK_BRANCH_KEY_SYM_FROM, PK_BRANCH_KEY_SYM_TO,
+		PK_BRANCH_KEY_MISPREDICT, PK_BRANCH_KEY_IN_TX,	  PK_BRANCH_KEY_ABORT,
 		PK_BRANCH_KEY_CYCLES,
 	};
 
@@ -207,7 +201,7 @@ static int finish(struct pk_branch_hist *h)
 static int set_keys(struct pk_branch_hist *h, const struct pk_branch_hist_opts *o)
 {
 	static const enum pk_branch_key defaults[] = {
-		PK_BRANCH_KEY_COMM, PK_BRANCH_KEY_DSO_FROM, PK_BRANCH_KEY_SYM_FROM,
+		PK_BRANCH_KEY_COMM,   PK_BRANCH_KEY_DSO_FROM, PK_BRANCH_KEY_SYM_FROM,
 		PK_BRANCH_KEY_SYM_TO, PK_BRANCH_KEY_CYCLES,
 	};
 	const enum pk_branch_key *keys = o->keys ? o->keys : defaults;

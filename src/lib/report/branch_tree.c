@@ -49,7 +49,8 @@ static int64_t side_cmp(const struct pk_branch_side *l, const struct pk_branch_s
 }
 
 /* perf's "symbol" in branch mode: the target, its DSO as the "dso" key */
-static int64_t target_cmp(const struct pk_branch_hist_entry *l, const struct pk_branch_hist_entry *r)
+static int64_t target_cmp(const struct pk_branch_hist_entry *l,
+			  const struct pk_branch_hist_entry *r)
 {
 	int64_t c;
 
@@ -216,12 +217,12 @@ static int grow(struct pki_branch_tree *t)
 
 	if (n >= NIL)
 		return -ENOMEM;
-#define GROW(field)                                                  \
-	do {                                                         \
-		p = realloc(t->field, n * sizeof(*t->field));        \
-		if (!p)                                              \
-			return -ENOMEM;                              \
-		t->field = p;                                        \
+#define GROW(field)                                                                                \
+	do {                                                                                       \
+		p = realloc(t->field, n * sizeof(*t->field));                                      \
+		if (!p)                                                                            \
+			return -ENOMEM;                                                            \
+		t->field = p;                                                                      \
 	} while (0)
 	GROW(v);
 	GROW(filtered);
