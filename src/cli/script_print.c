@@ -76,6 +76,36 @@ void script_print_start(struct script_ctx *c, const struct script_start *st, uns
 		print_time(c, st->time);
 }
 
+/* perf resolves the data address of page faults only */
+static bool addr_has_sym(const struct pk_attr *a)
+{
+	return a->attr.type == PERF_TYPE_SOFTWARE &&
+	       (a->attr.config == PERF_COUNT_SW_PAGE_FAULTS ||
+		a->attr.config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		a->attr.config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
+/*
+ * The data address, and for page faults its symbol and DSO: looked up in
+ * the sample's mode first, then in the mode the address belongs to (a
+ * fault taken in the kernel on a user address), as perf does.
+ */
+static void print_addr(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f)
+{
+	uint8_t mode = ev->rec->misc & PK_MISC_CPUMODE_MASK;
+	uint8_t addr_mode = ev->sample.addr >= (1ULL << 63) ? PERF_RECORD_MISC_KERNEL
+							    : PERF_RECORD_MISC_USER;
+	struct pk_location loc;
+
+	obuf_hex(c->ob, ev->sample.addr, 16);
+	if (!addr_has_sym(ev->attr))
+		return;
+	pk_session_resolve(c->session, ev->thread, mode, ev->sample.addr, &loc);
+	if (!loc.dso && addr_mode != mode)
+		pk_session_resolve(c->session, ev->thread, addr_mode, ev->sample.addr, &loc);
+	print_sym(c->ob, &loc, f);
+}
+
 /*
  * data_src, weight, ins_lat.  perf formats data_src into 100 bytes and
  * pads it to the widest seen so far in the run, so columns after it move
@@ -164,7 +194,7 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 	    pk_session_trace_format(c->session, ev, c->trace_buf, c->trace_len) >= 0)
 		obuf_puts(o, c->trace_buf);
 	if (f & SF_ADDR)
-		obuf_hex(o, ev->sample.addr, 16);
+		print_addr(c, ev, f);
 	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
 		print_mem(c, &ev->sample, f);
 	if (f & SF_IP) {
