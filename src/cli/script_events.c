@@ -60,7 +60,8 @@ static unsigned shown_by(uint32_t type)
 	}
 }
 
-static void print_mmap(struct obuf *o, const struct pk_record *rec, const struct pk_record_fields *f)
+static void print_mmap(struct obuf *o, const struct pk_record *rec,
+		       const struct pk_record_fields *f)
 {
 	outf(o, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, (int32_t)f->mmap.pid,
 	     (int32_t)f->mmap.tid, f->mmap.addr, f->mmap.len, f->mmap.pgoff);
@@ -88,8 +89,9 @@ static void print_switch(struct obuf *o, const struct pk_record *rec,
 {
 	bool is_out = rec->misc & PK_MISC_SWITCH_OUT;
 
-	obuf_puts(o, !is_out ? " IN         "
-		  : (rec->misc & PK_MISC_SWITCH_PREEMPT) ? " OUT preempt" : " OUT        ");
+	obuf_puts(o, !is_out				    ? " IN         "
+		     : (rec->misc & PK_MISC_SWITCH_PREEMPT) ? " OUT preempt"
+							    : " OUT        ");
 	if (rec->type == PK_RECORD_SWITCH_CPU_WIDE)
 		outf(o, "  %s pid/tid: %5d/%-5d", is_out ? "next" : "prev",
 		     (int32_t)f->context_switch.next_prev_pid,
@@ -108,7 +110,8 @@ static void print_namespaces(struct obuf *o, const struct pk_record_fields *f, b
 	for (uint64_t i = 0; i < nr; i++) {
 		if (i && i % 4 == 0)
 			obuf_write(o, "\n\t\t ", 4);
-		outf(o, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i, i < 7 ? names[i] : "UNKNOWN",
+		outf(o, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i,
+		     i < 7 ? names[i] : "UNKNOWN",
 		     pk_u64_at(f->namespaces.link_info, swapped, 2 * i),
 		     pk_u64_at(f->namespaces.link_info, swapped, 2 * i + 1),
 		     i + 1 != nr ? ", " : "]\n");

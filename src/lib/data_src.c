@@ -15,7 +15,7 @@
 
 struct pki_strbuf {
 	char *p;
-	size_t len, cap;	/* len may exceed cap: what would have been written */
+	size_t len, cap; /* len may exceed cap: what would have been written */
 };
 
 static void sb_add(struct pki_strbuf *b, const char *s)
@@ -63,12 +63,23 @@ static void op_words(struct pki_strbuf *b, uint64_t op)
 static void lvl_words(struct pki_strbuf *b, uint64_t ds)
 {
 	static const char *const lvl[] = {
-		"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM",
-		"Remote RAM (1 hop)", "Remote RAM (2 hops)", "Remote Cache (1 hop)",
-		"Remote Cache (2 hops)", "I/O", "Uncached",
+		"N/A",
+		"HIT",
+		"MISS",
+		"L1",
+		"LFB/MAB",
+		"L2",
+		"L3",
+		"Local RAM",
+		"Remote RAM (1 hop)",
+		"Remote RAM (2 hops)",
+		"Remote Cache (1 hop)",
+		"Remote Cache (2 hops)",
+		"I/O",
+		"Uncached",
 	};
 	static const char *const lvlnum[16] = {
-		[0x09] = "CXL", [0x0a] = "I/O", [0x0b] = "Any cache", [0x0c] = "LFB/MAB",
+		[0x09] = "CXL", [0x0a] = "I/O",	 [0x0b] = "Any cache", [0x0c] = "LFB/MAB",
 		[0x0d] = "RAM", [0x0e] = "PMEM", [0x0f] = "N/A",
 	};
 	static const char *const hops[] = {"N/A", "core, same node", "node, same socket",

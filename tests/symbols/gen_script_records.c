@@ -15,7 +15,7 @@
 #include <string.h>
 #include <perfkit/perfkit.h>
 
-#define PID 4242
+#define PID   4242
 #define CHILD 4243
 
 struct rec {
@@ -120,12 +120,12 @@ static uint64_t data_src_value(int i)
 	snoopx = rnd() % 4;
 	blk = rnd() % 8;
 	hops = rnd() % 5; /* perf 6.1 reads past its table above 4 */
-	return op | lvl << 5 | snoop << 19 | lock << 24 | tlb << 26 | lvlnum << 33 |
-	       remote << 37 | snoopx << 38 | blk << 40 | hops << 43;
+	return op | lvl << 5 | snoop << 19 | lock << 24 | tlb << 26 | lvlnum << 33 | remote << 37 |
+	       snoopx << 38 | blk << 40 | hops << 43;
 }
 
-static const uint64_t page_sizes[] = {0, 1, 1023, 1024, 2047, 2048, 4096, 65536,
-				      2ULL << 20, 1ULL << 30, 3ULL << 40, 5ULL << 50};
+static const uint64_t page_sizes[] = {0,    1,	   1023,       1024,	   2047,       2048,
+				      4096, 65536, 2ULL << 20, 1ULL << 30, 3ULL << 40, 5ULL << 50};
 
 #define NPAGES (sizeof(page_sizes) / sizeof(page_sizes[0]))
 
@@ -143,20 +143,20 @@ static int mem_samples(struct pk_writer *w, bool wstruct, int n)
 		u64(&r, 0x401000 + (uint64_t)i * 4);
 		u32x2(&r, PID, PID);
 		u64(&r, t);
-		u64(&r, i % 5 ? rnd() >> (rnd() % 64) : 0);	/* ADDR */
-		u64(&r, 1);					/* ID */
-		u32x2(&r, (uint32_t)i % 4, 0);			/* CPU */
-		u64(&r, 10009);					/* PERIOD */
+		u64(&r, i % 5 ? rnd() >> (rnd() % 64) : 0); /* ADDR */
+		u64(&r, 1);				    /* ID */
+		u32x2(&r, (uint32_t)i % 4, 0);		    /* CPU */
+		u64(&r, 10009);				    /* PERIOD */
 		if (wstruct)
 			u64(&r, (rnd() % 4 ? rnd() % 1000 : rnd() % 100000) |
 					(rnd() % 3 ? (uint64_t)(rnd() % 65536) << 32 : 0) |
 					(uint64_t)(rnd() % 65536) << 48);
 		else
 			u64(&r, i % 7 ? rnd() % 5000 : rnd());
-		u64(&r, data_src_value(i));			/* DATA_SRC */
+		u64(&r, data_src_value(i)); /* DATA_SRC */
 		if (wstruct) {
-			u64(&r, rnd() % 3 ? 0 : rnd());		/* TRANSACTION */
-			u64(&r, i % 4 ? rnd() >> 20 : 0);	/* PHYS_ADDR */
+			u64(&r, rnd() % 3 ? 0 : rnd());	  /* TRANSACTION */
+			u64(&r, i % 4 ? rnd() >> 20 : 0); /* PHYS_ADDR */
 			u64(&r, page_sizes[i % NPAGES]);
 			u64(&r, page_sizes[(i * 7) % NPAGES]);
 		}
@@ -165,8 +165,8 @@ static int mem_samples(struct pk_writer *w, bool wstruct, int n)
 	return err;
 }
 
-static int write_comm(struct pk_writer *w, uint32_t pid, uint32_t tid, const char *comm,
-		      bool exec, uint64_t t)
+static int write_comm(struct pk_writer *w, uint32_t pid, uint32_t tid, const char *comm, bool exec,
+		      uint64_t t)
 {
 	struct rec r;
 
@@ -412,8 +412,8 @@ int main(int argc, char **argv)
 	err = err ?: pk_writer_add_attr(w, &attr, name, &id, 1);
 	err = err ?: pk_writer_start(w);
 	if (!err && mode < 2)
-		err = write_comm(w, PID, PID, "memtest", false, 999999000) ?:
-			mem_samples(w, mode == 0, mode == 0 ? 400 : 100);
+		err = write_comm(w, PID, PID, "memtest", false, 999999000)
+			      ?: mem_samples(w, mode == 0, mode == 0 ? 400 : 100);
 	else if (!err)
 		err = side_records(w);
 	err = err ?: pk_writer_finish(w);
