@@ -8,7 +8,8 @@
  * kept: a garbage callchain frame (a binary built without frame pointers)
  * often points into .data or .rodata, and perf names it after the object
  * there ("vtable for Foo+0x10").  Untyped symbols are kept as labels only
- * in sections whose name has "text" in it, and not when hidden or internal.
+ * in sections whose name has "text" or "data" in it (so .rodata too), and
+ * not when hidden or internal.
  * Absolute symbols and those in sections that are not loaded (no SHF_ALLOC)
  * never are.
  */
@@ -117,7 +118,8 @@ bool pki_elf_symbol_wanted(Elf *syms, Elf *runtime, const GElf_Sym *sym, const c
 		return false;
 	if (!(shdr.sh_flags & SHF_ALLOC))
 		return false;
-	if (label && !section_name_has(owner, &shdr, "text"))
+	if (label && !section_name_has(owner, &shdr, "text") &&
+	    !section_name_has(owner, &shdr, "data"))
 		return false;
 	/* outside every segment (rare: hand-made ELF): the section says */
 	if (!segment_delta(runtime, sym->st_value, &delta))
