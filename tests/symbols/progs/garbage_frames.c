@@ -29,6 +29,8 @@ static struct frame frames[24];
 /* an untyped label in .data, one in a text-named data section, a hidden
  * label in code and an object without a size */
 extern char data_label[], rodata_text_label[], hidden_label[], sizeless_object[];
+/* two untyped symbols at one address (from crt1.o): perf keeps the later one */
+extern char __data_start[];
 __asm__(".pushsection .data.lbl,\"aw\"\n.globl data_label\ndata_label: .quad 1, 2, 3, 4\n"
 	".popsection\n"
 	".pushsection .rodata.text_like,\"a\"\n.globl rodata_text_label\n"
@@ -69,7 +71,7 @@ int main(void)
 	void *ret[] = {(char *)ro_table + 24, (char *)rw_table + 8, &data_var, vt ? vt + 16 : NULL,
 		       ti, (char *)main + 5, data_label + 8, rodata_text_label + 8,
 		       hidden_label + 2, sizeless_object + 16, (void *)0x7ffd00001234UL,
-		       (void *)0x1234, (char *)&frames[3] + 4, (void *)0xffffffff81000000UL};
+		       (void *)0x1234, (char *)&frames[3] + 4, __data_start + 4, (void *)0xffffffff81000000UL};
 	int n = sizeof(ret) / sizeof(ret[0]);
 	struct timespec ts;
 	pthread_t t;
