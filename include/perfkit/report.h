@@ -82,6 +82,9 @@ struct pk_hist_entry {
 	const struct pk_dso *dso;	/* NULL: no map */
 	const struct pk_symbol *sym;	/* NULL: unresolved */
 	uint64_t addr;			/* DSO-relative address (unresolved) */
+	uint64_t first_addr;		/* DSO-relative address that made the
+					 * entry: perf shows a data object as
+					 * "name+offset" from it */
 	char level;			/* 'k' kernel, '.' user, 'H' hypervisor */
 	uint64_t self;			/* period of the samples here */
 	uint64_t children;		/* self + samples calling through here */

@@ -117,7 +117,9 @@ static void print_percent(FILE *out, uint64_t v, uint64_t total)
 static void print_sym(FILE *out, const struct pk_hist_entry *e)
 {
 	fprintf(out, "[%c] ", e->level);
-	if (e->sym)
+	if (e->sym && e->sym->object)
+		fprintf(out, "%s+0x%" PRIx64, e->sym->name, e->first_addr - e->sym->start);
+	else if (e->sym)
 		fputs(e->sym->name, out);
 	else
 		fprintf(out, "%#.*" PRIx64, UNRESOLVED_WIDTH, e->addr);

@@ -11,7 +11,6 @@ trap 'rm -rf "$tmp"' EXIT
 SKIP='perf.data.group_desc-4.14: event groups are reported per event, perf shows the group
 perf.data.lost_samples-4.4: event groups are reported per event, perf shows the group
 perf.data.intel_pt-4.14: intel_pt synthesized events are not decoded
-perf.data.forkexit-3.4: 2 vdso samples that perf symbolizes past the symbol end
 perf.data.piped.corrupted.zero_size_sample-3.2: corrupt: both refuse it'
 
 fail=0 same=0
