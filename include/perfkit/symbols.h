@@ -34,6 +34,7 @@ struct pk_symbol {
 	uint64_t start;
 	uint64_t end;
 	const char *name;
+	bool object;		/* a data object (ELF STT_OBJECT), not code */
 };
 
 struct pk_symtab;

@@ -117,7 +117,9 @@ static void print_percent(FILE *out, uint64_t v, uint64_t total)
 static void print_sym(FILE *out, const struct pk_hist_entry *e)
 {
 	fprintf(out, "[%c] ", e->level);
-	if (e->sym)
+	if (e->sym && e->sym->object)
+		fprintf(out, "%s+0x%" PRIx64, e->sym->name, e->first_addr - e->sym->start);
+	else if (e->sym)
 		fputs(e->sym->name, out);
 	else
 		fprintf(out, "%#.*" PRIx64, UNRESOLVED_WIDTH, e->addr);
@@ -354,13 +356,19 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	int err;
 
 	cli_setup_library_output(o->verbose);
-	if (parse_sort(o->sort, &l))
-		return 1;
 	err = pk_session_open(&s, input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit: %s\n", pk_session_error(s));
 		pk_session_close(s);
 		return 1;
+	}
+	if (report_branch_wanted(s, o)) {
+		err = report_branch(s, o, out);
+		goto out;
+	}
+	if (parse_sort(o->sort, &l)) {
+		err = -EINVAL;
+		goto out;
 	}
 	l.children = o->children < 0 ? has_callchains(s) : o->children;
 	ho.keys = l.keys;

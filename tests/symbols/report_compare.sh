@@ -8,12 +8,9 @@ command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-SKIP='perf.data.branch-4.14: branch-stack mode (perf report -b) not implemented
-perf.data.branch_stack_hw_index: branch-stack mode not implemented
-perf.data.group_desc-4.14: event groups are reported per event, perf shows the group
+SKIP='perf.data.group_desc-4.14: event groups are reported per event, perf shows the group
 perf.data.lost_samples-4.4: event groups are reported per event, perf shows the group
 perf.data.intel_pt-4.14: intel_pt synthesized events are not decoded
-perf.data.forkexit-3.4: 2 vdso samples that perf symbolizes past the symbol end
 perf.data.piped.corrupted.zero_size_sample-3.2: corrupt: both refuse it'
 
 fail=0 same=0

@@ -109,6 +109,7 @@ static void make_key(const struct pk_hist *h, struct pk_hist_entry *e, const cha
 	e->dso = loc->dso;
 	e->sym = loc->sym;
 	e->addr = loc->sym ? 0 : loc->addr;
+	e->first_addr = loc->addr;
 	e->level = loc->cpumode == PERF_RECORD_MISC_KERNEL ||
 				   loc->cpumode == PERF_RECORD_MISC_GUEST_KERNEL
 			   ? 'k'

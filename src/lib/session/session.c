@@ -27,7 +27,7 @@ static void set_error(struct pk_session *s, const char *fmt, ...)
 
 int pk_session_open(struct pk_session **out, const char *path, const struct pk_session_opts *opts)
 {
-	struct pk_reader_opts ro = {.sz = sizeof(ro), .order = PK_ORDER_TIME};
+	struct pk_reader_opts ro = {.sz = sizeof(ro)};
 	struct pk_session *s = calloc(1, sizeof(*s));
 	int err;
 
@@ -43,6 +43,7 @@ int pk_session_open(struct pk_session **out, const char *path, const struct pk_s
 		return -ENOMEM;
 	}
 	ro.force = s->opts.force;
+	ro.order = s->opts.file_order ? PK_ORDER_FILE : PK_ORDER_TIME;
 	err = pk_reader_open(&s->reader, path, &ro);
 	if (err) {
 		set_error(s, "%s", s->reader ? pk_reader_error(s->reader) : strerror(-err));
@@ -126,11 +127,29 @@ void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t
 	out->sym = pki_dso_lookup(s, map->dso, out->addr);
 }
 
-int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
+/* perf: addresses from the kernel start up are the kernel's (64-bit) */
+static bool kernel_half(uint64_t addr)
+{
+	return addr >> 63;
+}
+
+void pk_session_resolve_fallback(struct pk_session *s, const struct pk_thread *t,
+				 uint8_t cpumode, uint64_t addr, struct pk_location *out)
+{
+	uint8_t other = kernel_half(addr) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+	pk_session_resolve(s, t, cpumode, addr, out);
+	if (!out->dso && other != cpumode)
+		pk_session_resolve(s, t, other, addr, out);
+}
+
+int pk_session_next_any(struct pk_session *s, struct pk_session_sample *ev,
+			const struct pk_record **other)
 {
 	const struct pk_record *rec;
 	int err;
 
+	*other = NULL;
 	while ((err = pk_reader_next(s->reader, &rec)) > 0) {
 		const char *why = NULL;
 
@@ -140,7 +159,8 @@ int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
 				set_error(s, "%s: out of memory", pk_reader_path(s->reader));
 				return err;
 			}
-			continue;
+			*other = rec;
+			return 1;
 		}
 		memset(ev, 0, sizeof(*ev));
 		ev->rec = rec;
@@ -163,6 +183,21 @@ int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
 	if (err < 0)
 		set_error(s, "%s", pk_reader_error(s->reader));
 	return err;
+}
+
+int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
+{
+	const struct pk_record *other;
+	int err;
+
+	while ((err = pk_session_next_any(s, ev, &other)) > 0 && other)
+		;
+	return err;
+}
+
+const struct pk_thread *pk_session_thread(struct pk_session *s, int32_t pid, int32_t tid)
+{
+	return pki_thread_findnew(s, pid, tid);
 }
 
 /* 0: an address, 1: a context marker, -1: a value no kernel writes, which
