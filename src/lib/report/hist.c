@@ -484,6 +484,46 @@ static int add_stacks(struct pk_hist *h)
 	return err;
 }
 
+/* Sorting the call trees, every other entry in a second thread; the
+ * comparisons read the session's DSO list, which no longer changes. */
+struct tree_sort {
+	struct pk_hist *h;
+	struct pk_session *s;
+	unsigned first, step;
+	pthread_t thread;
+	int err;
+};
+
+static void *sort_trees(void *arg)
+{
+	struct tree_sort *t = arg;
+	struct pk_hist *h = t->h;
+
+	t->err = pki_callchain_sort_begin(t->s);
+	for (uint32_t i = 0; i < h->nr_events_alloc && !t->err; i++)
+		for (size_t j = t->first; j < h->events[i].nr; j += t->step)
+			pki_callchain_sort(h->events[i].v[j].callchain);
+	pki_callchain_sort_end();
+	return NULL;
+}
+
+static int sort_all_trees(struct pk_hist *h, struct pk_session *s)
+{
+	struct tree_sort t[2] = {{h, s, 0, 1}, {h, s, 1, 2}};
+	bool threaded = h->callchain && h->nr_threads != 1;
+
+	if (threaded) {
+		t[0].step = 2;
+		threaded = !pthread_create(&t[1].thread, NULL, sort_trees, &t[1]);
+		if (!threaded)
+			t[0].step = 1;
+	}
+	sort_trees(&t[0]);
+	if (threaded)
+		pthread_join(t[1].thread, NULL);
+	return t[0].err ? t[0].err : t[1].err;
+}
+
 static int finish(struct pk_hist *h)
 {
 	h->shown = calloc(h->nr_events_alloc ? h->nr_events_alloc : 1, sizeof(*h->shown));
@@ -494,8 +534,6 @@ static int finish(struct pk_hist *h)
 
 		if (!he->pub.nr_samples)
 			continue;
-		for (size_t j = 0; j < he->nr; j++)
-			pki_callchain_sort(he->v[j].callchain);
 		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children,
 			      h->callchain);
 		he->pub.entries = he->v;
@@ -564,6 +602,9 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);
+	err = sort_all_trees(h, s);
+	if (err)
+		goto fail;
 	err = pki_callchain_sort_begin(s);
 	if (err)
 		goto fail;
