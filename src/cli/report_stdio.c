@@ -94,7 +94,10 @@ static void compute_widths(struct layout *l, const struct pk_hist_event *ev,
 	for (uint64_t i = 0; i < ev->nr_entries; i++) {
 		const struct pk_hist_entry *e = &ev->entries[i];
 
-		grow(&l->width[PK_HIST_KEY_COMM], (int)strlen(e->comm));
+		/* perf sizes the column by the length of the thread's last
+		 * comm (cached once the samples are in), not the entry's, and
+		 * cuts the entries' comms to that */
+		grow(&l->width[PK_HIST_KEY_COMM], (int)strlen(pk_thread_comm(e->thread)));
 		grow(&l->width[PK_HIST_KEY_PID], (int)strlen(pk_thread_comm(e->thread)) + 8);
 		if (e->dso)
 			grow(&l->width[PK_HIST_KEY_DSO], (int)strlen(pk_dso_short_name(e->dso)));
@@ -132,11 +135,12 @@ static void print_key(FILE *out, const struct layout *l, enum pk_hist_key k,
 
 	switch (k) {
 	case PK_HIST_KEY_COMM:
-		fprintf(out, "%-*s", w, e->comm);
+		fprintf(out, "%-*.*s", w, w, e->comm);
 		break;
 	case PK_HIST_KEY_PID:
 		/* the thread's last comm, as perf shows it */
-		fprintf(out, "%7d:%-*s", (int)e->tid, w > 8 ? w - 8 : 0, pk_thread_comm(e->thread));
+		fprintf(out, "%7d:%-*.*s", (int)e->tid, w > 8 ? w - 8 : 0, w > 8 ? w - 8 : 0,
+			pk_thread_comm(e->thread));
 		break;
 	case PK_HIST_KEY_DSO:
 		fprintf(out, "%-*s", w, pk_dso_short_name(e->dso));
