@@ -23,7 +23,10 @@ static void print_sym(struct obuf *o, const struct pk_location *loc, unsigned f)
 			}
 		}
 	}
-	if (f & SF_DSO) {
+	/* an inlined frame says so instead of naming its DSO */
+	if (loc->sym && loc->sym->inlined) {
+		obuf_puts(o, " (inlined)");
+	} else if (f & SF_DSO) {
 		obuf_write(o, " (", 2);
 		obuf_puts(o, pk_dso_name(loc->dso));
 		obuf_putc(o, ')');

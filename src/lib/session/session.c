@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "session_internal.h"
+#include "unwind_internal.h"
 #include "internal.h"
 
 struct pki_maps *pki_session_kernel_maps(struct pk_session *s);
@@ -58,6 +59,7 @@ void pk_session_close(struct pk_session *s)
 		return;
 	pki_session_trace_free(s);
 	pki_threads_free(s);
+	pki_inlines_free(s);
 	pki_maps_put(s->kernel_maps);
 	pki_dsos_free(s);
 	pk_reader_close(s->reader);
@@ -248,5 +250,7 @@ size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample
 			continue;
 		pk_session_resolve(s, ev->thread, cpumode, ip, &frames[n++].loc);
 	}
-	return n;
+	/* --call-graph dwarf: the recorded chain (the kernel's part), then
+	 * the user frames unwound from the stack copy, as perf orders them */
+	return n + pki_unwind_user(s, ev, frames + n, max - n);
 }
