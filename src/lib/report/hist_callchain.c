@@ -57,6 +57,13 @@ static int cmp_frame(const struct pk_dso *da, const struct pk_symbol *sa, uint64
 
 		return ra < rb ? -1 : ra > rb;
 	}
+	/* perf tells inlined frames, which share their function's start,
+	 * by name */
+	if (sa && sb && (sa->inlined || sb->inlined)) {
+		int c = strcmp(sa->name, sb->name);
+
+		return c < 0 ? -1 : c > 0;
+	}
 	if (sa && sb)
 		return cmp_u64(sa->start, sb->start);
 	return cmp_u64(ipa, ipb);
