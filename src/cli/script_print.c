@@ -157,7 +157,8 @@ static void print_phys(struct obuf *o, const struct pk_sample *s, unsigned f)
 static void print_chain(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f)
 {
 	struct obuf *o = c->ob;
-	size_t n = pk_session_callchain(c->session, ev, c->frames, SCRIPT_MAX_STACK);
+	size_t n = pk_session_callchain_max(c->session, ev, c->frames, SCRIPT_MAX_FRAMES,
+					    SCRIPT_MAX_STACK);
 
 	obuf_putc(o, '\n');
 	for (size_t i = 0; i < n; i++) {

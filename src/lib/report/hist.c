@@ -9,7 +9,9 @@
 #include <string.h>
 #include "hist_internal.h"
 
-#define MAX_FRAMES 127
+#define MAX_STACK 127	/* perf's default --max-stack */
+/* room for inlined frames of DWARF callchains too */
+#define MAX_FRAMES 1024
 
 struct hist_event {
 	struct pk_hist_event pub;
@@ -300,7 +302,7 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	k.first_thread = ev->thread;
 	k.first_cpu = ev->sample.cpu;
 	if (h->children || h->callchain)
-		n = pk_session_callchain(s, ev, frames, MAX_FRAMES);
+		n = pk_session_callchain_max(s, ev, frames, MAX_FRAMES, MAX_STACK);
 	return pki_stacks_add(&h->stacks, &k, &ev->loc, frames, n);
 }
 

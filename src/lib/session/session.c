@@ -232,11 +232,11 @@ static int context_marker(uint64_t ip, uint8_t *cpumode)
 	return 1;
 }
 
-size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample *ev,
-			    struct pk_frame *frames, size_t max)
+size_t pk_session_callchain_max(struct pk_session *s, const struct pk_session_sample *ev,
+				struct pk_frame *frames, size_t cap, size_t max_stack)
 {
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
-	size_t n = 0;
+	size_t n = 0, max = cap < max_stack ? cap : max_stack;
 
 	if (!(ev->sample.type & PERF_SAMPLE_CALLCHAIN))
 		return 0;
@@ -252,5 +252,11 @@ size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample
 	}
 	/* --call-graph dwarf: the recorded chain (the kernel's part), then
 	 * the user frames unwound from the stack copy, as perf orders them */
-	return n + pki_unwind_user(s, ev, frames + n, max - n);
+	return n + pki_unwind_user(s, ev, frames + n, cap - n, max_stack);
+}
+
+size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample *ev,
+			    struct pk_frame *frames, size_t max)
+{
+	return pk_session_callchain_max(s, ev, frames, max, max);
 }

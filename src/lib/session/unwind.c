@@ -49,7 +49,7 @@ struct pki_unwinder {
 	unsigned nr_regs;
 	struct pk_frame *frames;
 	size_t n, max;
-	unsigned depth;
+	size_t depth, max_stack;
 };
 
 void pki_unwinder_free(struct pki_unwinder *u)
@@ -184,7 +184,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	if (addr + 8 < addr)
 		return false;
 	/* perf leaves the copy's last word to the files too */
-	if (addr < u->sp || addr + 8 >= u->sp + len)
+	if (addr < u->sp || addr + 8 > u->sp + len)
 		return read_file_word(u, addr, result);
 	memcpy(result, (const char *)s->stack_user + (addr - u->sp), 8);
 	if (s->swapped)
@@ -250,6 +250,11 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	bool activation;
 	Dwfl_Module *mod;
 
+	/* asking whether the frame is an activation unwinds it: the module
+	 * must be known first, or libdw falls back to frame pointers */
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	module_at(u, pc);
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	/* a caller's return address is past its call: perf shows the call */
@@ -259,7 +264,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	mod = module_at(u, pc);
 	add_frame(u, mod, pc);
-	if (++u->depth >= PKI_UNWIND_MAX_STACK || u->n >= u->max || !mod)
+	if (++u->depth >= u->max_stack || u->n >= u->max || !mod)
 		return DWARF_CB_ABORT;
 	return DWARF_CB_OK;
 }
@@ -310,13 +315,13 @@ static bool has_user_stack(const struct pk_sample *s)
 }
 
 size_t pki_unwind_user(struct pk_session *s, const struct pk_session_sample *ev,
-		       struct pk_frame *frames, size_t max)
+		       struct pk_frame *frames, size_t max, size_t max_stack)
 {
 	const struct pk_thread *t = ev->thread;
 	struct pki_unwinder *u;
 	Dwfl_Module *mod;
 
-	if (!max || !t || !t->maps || !has_user_stack(&ev->sample))
+	if (!max || !max_stack || !t || !t->maps || !has_user_stack(&ev->sample))
 		return 0;
 	u = unwinder_of(s, t);
 	if (!u)
@@ -331,6 +336,7 @@ size_t pki_unwind_user(struct pk_session *s, const struct pk_session_sample *ev,
 	u->n = 0;
 	u->max = max;
 	u->depth = 0;
+	u->max_stack = max_stack;
 	mod = module_at(u, u->pc);
 	if (!u->attached && mod)
 		u->attached = dwfl_attach_state(u->dwfl, NULL, 1, &thread_callbacks, u);

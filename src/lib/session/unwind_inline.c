@@ -122,6 +122,29 @@ static bool caller_of(Dwarf_Die *die)
 	return found;
 }
 
+static bool range_of(Dwarf_Die *die, Dwarf_Addr *lo, Dwarf_Addr *hi)
+{
+	return !dwarf_lowpc(die, lo) && !dwarf_highpc(die, hi);
+}
+
+/*
+ * Of functions with the same range (the aliases of assembler code, each
+ * a subprogram of its own) addr2line names the last: move die to it.
+ */
+static void last_alias(Dwarf_Die *die)
+{
+	Dwarf_Addr lo, hi, l2, h2;
+	Dwarf_Die sib = *die;
+
+	if (dwarf_tag(die) != DW_TAG_subprogram || !range_of(die, &lo, &hi))
+		return;
+	while (dwarf_siblingof(&sib, &sib) == 0) {
+		if (dwarf_tag(&sib) == DW_TAG_subprogram && range_of(&sib, &l2, &h2) &&
+		    l2 == lo && h2 == hi)
+			*die = sib;
+	}
+}
+
 /* Names of the functions at pc, innermost first, into names; how many. */
 static unsigned function_names(Dwfl_Module *mod, Dwarf_Addr pc, const char **names)
 {
@@ -141,6 +164,7 @@ static unsigned function_names(Dwfl_Module *mod, Dwarf_Addr pc, const char **nam
 	}
 	die = scopes[i];
 	free(scopes);
+	last_alias(&die);
 	do {
 		names[nr++] = die_name(&die);
 		if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)

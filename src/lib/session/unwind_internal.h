@@ -9,19 +9,16 @@
 #include <elfutils/libdwfl.h>
 #include "session_internal.h"
 
-/* perf's default --max-stack: at most this many unwound frames */
-#define PKI_UNWIND_MAX_STACK 127
-
 enum pki_unwind_arch { PKI_ARCH_NONE, PKI_ARCH_X86_64, PKI_ARCH_AARCH64 };
 
 /*
  * Append the user frames unwound from ev's registers and stack copy to
- * frames (callee first, with perf's inlined frames), at most max.
- * Returns how many were written: 0 when the sample has no stack copy or
- * nothing could be unwound.
+ * frames (callee first, with perf's inlined frames after each), at most
+ * max_stack unwound and max written.  Returns how many were written: 0
+ * when the sample has no stack copy or nothing could be unwound.
  */
 size_t pki_unwind_user(struct pk_session *s, const struct pk_session_sample *ev,
-		       struct pk_frame *frames, size_t max);
+		       struct pk_frame *frames, size_t max, size_t max_stack);
 
 /* The per-process unwinder that pki_maps keeps (unwind.c). */
 void pki_unwinder_free(struct pki_unwinder *u);
