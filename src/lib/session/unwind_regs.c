@@ -25,7 +25,7 @@ static const unsigned char x86_dwarf[17] = {
 
 enum pki_unwind_arch pki_unwind_arch(struct pk_session *s)
 {
-	const struct pk_header *h = pk_reader_header(s->reader);
+	const struct pk_header *h = s->reader ? pk_reader_header(s->reader) : NULL;
 	const char *arch = h && h->arch ? h->arch : NULL;
 	struct utsname u;
 
