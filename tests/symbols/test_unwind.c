@@ -17,9 +17,9 @@
 #include <cmocka.h>
 #include "session/unwind_internal.h"
 
-#define STACK 8192
+#define STACK  8192
 #define ROUNDS 3000
-#define MAX 512
+#define MAX    512
 
 static uint64_t rnd_state = 0x9E3779B97F4A7C15ULL;
 
@@ -34,7 +34,7 @@ static uint64_t rnd(void)
 struct fixture {
 	struct pk_session *s;
 	struct pk_thread *t;
-	uint64_t text[64];	/* starts and ends of executable maps */
+	uint64_t text[64]; /* starts and ends of executable maps */
 	int nr_text;
 };
 
@@ -51,7 +51,8 @@ static void load_maps(struct fixture *fx)
 		struct pki_map m = {0};
 
 		path[0] = '\0';
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %255s", &lo, &hi, perm, &off, path) < 4 ||
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %255s", &lo, &hi, perm, &off, path) <
+			    4 ||
 		    path[0] != '/')
 			continue;
 		m.start = lo;

@@ -25,9 +25,9 @@
 /* A DSO of the process: the file unwinding reads, and its module. */
 struct uw_file {
 	const struct pk_dso *dso;
-	uint64_t base;		/* where it was reported */
-	char *path;		/* NULL: no usable file */
-	int fd;			/* for memory reads, -1 until opened */
+	uint64_t base; /* where it was reported */
+	char *path;    /* NULL: no usable file */
+	int fd;	       /* for memory reads, -1 until opened */
 	Dwfl_Module *mod;
 };
 
@@ -35,7 +35,7 @@ struct pki_unwinder {
 	Dwfl *dwfl;
 	Dwfl_Callbacks cbs;
 	char *debuginfo_path;
-	uint64_t gen;		/* of the maps it was built for */
+	uint64_t gen; /* of the maps it was built for */
 	bool attached;
 	struct uw_file *files;
 	size_t nr_files, alloc_files;

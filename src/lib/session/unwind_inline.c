@@ -19,8 +19,8 @@
 #include "unwind_internal.h"
 
 #define NODE_BUCKETS 4096
-#define SYM_BUCKETS 1024
-#define MAX_DEPTH 64
+#define SYM_BUCKETS  1024
+#define MAX_DEPTH    64
 
 struct inl_sym {
 	struct pk_symbol sym;
@@ -139,8 +139,8 @@ static void last_alias(Dwarf_Die *die)
 	if (dwarf_tag(die) != DW_TAG_subprogram || !range_of(die, &lo, &hi))
 		return;
 	while (dwarf_siblingof(&sib, &sib) == 0) {
-		if (dwarf_tag(&sib) == DW_TAG_subprogram && range_of(&sib, &l2, &h2) &&
-		    l2 == lo && h2 == hi)
+		if (dwarf_tag(&sib) == DW_TAG_subprogram && range_of(&sib, &l2, &h2) && l2 == lo &&
+		    h2 == hi)
 			*die = sib;
 	}
 }
@@ -186,8 +186,10 @@ static struct inl_node *node_new(struct pk_session *s, Dwfl_Module *mod, Dwarf_A
 	node->addr = loc->addr;
 	for (unsigned i = 0; i < nr; i++) {
 		char *dem = s->opts.no_demangle || !names[i] ? NULL : pk_demangle(names[i]);
-		const struct pk_symbol *sym =
-			inline_sym(s->inlines, loc->sym, dem ? dem : names[i] ? names[i] : "??");
+		const struct pk_symbol *sym = inline_sym(s->inlines, loc->sym,
+							 dem	    ? dem
+							 : names[i] ? names[i]
+								    : "??");
 
 		free(dem);
 		if (sym)

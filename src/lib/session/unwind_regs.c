@@ -10,17 +10,16 @@
 #include "internal.h"
 
 /* perf_regs numbers (asm/perf_regs.h) */
-enum { X86_AX, X86_BX, X86_CX, X86_DX, X86_SI, X86_DI, X86_BP, X86_SP, X86_IP,
-       X86_R8 = 16 };
+enum { X86_AX, X86_BX, X86_CX, X86_DX, X86_SI, X86_DI, X86_BP, X86_SP, X86_IP, X86_R8 = 16 };
 #define ARM64_SP 31
 #define ARM64_PC 32
 
 /* DWARF register i of x86-64 (rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip)
  * is perf register x86_dwarf[i] */
 static const unsigned char x86_dwarf[17] = {
-	X86_AX, X86_DX, X86_CX, X86_BX, X86_SI, X86_DI, X86_BP, X86_SP,
-	X86_R8, X86_R8 + 1, X86_R8 + 2, X86_R8 + 3, X86_R8 + 4, X86_R8 + 5, X86_R8 + 6, X86_R8 + 7,
-	X86_IP,
+	X86_AX,	    X86_DX,	X86_CX,	    X86_BX,	X86_SI,	    X86_DI,
+	X86_BP,	    X86_SP,	X86_R8,	    X86_R8 + 1, X86_R8 + 2, X86_R8 + 3,
+	X86_R8 + 4, X86_R8 + 5, X86_R8 + 6, X86_R8 + 7, X86_IP,
 };
 
 enum pki_unwind_arch pki_unwind_arch(struct pk_session *s)
