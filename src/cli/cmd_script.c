@@ -356,7 +356,7 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "perfkit: %s\n", pk_session_error(c.session));
 		goto out;
 	}
-	c.frames = calloc(SCRIPT_MAX_STACK, sizeof(*c.frames));
+	c.frames = calloc(SCRIPT_MAX_FRAMES, sizeof(*c.frames));
 	c.trace_len = 1 << 16;
 	c.trace_buf = malloc(c.trace_len);
 	err = c.frames && c.trace_buf ? setup_formats(&c, &a) : -ENOMEM;

@@ -123,7 +123,7 @@ static void print_sym(FILE *out, const struct pk_hist_entry *e)
 	if (e->sym && e->sym->object)
 		fprintf(out, "%s+0x%" PRIx64, e->sym->name, e->first_addr - e->sym->start);
 	else if (e->sym)
-		fputs(e->sym->name, out);
+		fprintf(out, "%s%s", e->sym->name, e->sym->inlined ? " (inlined)" : "");
 	else
 		fprintf(out, "%#.*" PRIx64, UNRESOLVED_WIDTH, e->addr);
 }

@@ -10,7 +10,9 @@
 #include <string.h>
 #include "hist_internal.h"
 
-#define MAX_FRAMES 127
+#define MAX_STACK 127	/* perf's default --max-stack */
+/* room for inlined frames of DWARF callchains too */
+#define MAX_FRAMES PKI_BATCH_MAX_CHAIN
 #define NR_PARTS 2	/* workers building entries from the stacks */
 
 struct hist_event {
@@ -350,7 +352,7 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	p->k.first_cpu = ev->sample.cpu;
 	p->loc = ev->loc;
 	if (h->children || h->callchain)
-		n = pk_session_callchain(s, ev, frames, MAX_FRAMES);
+		n = pk_session_callchain_max(s, ev, frames, MAX_FRAMES, MAX_STACK);
 	return pki_pipe_commit(&h->pipe, (uint32_t)n);
 }
 

@@ -57,6 +57,13 @@ static int cmp_frame(const struct pk_dso *da, const struct pk_symbol *sa, uint64
 
 		return ra < rb ? -1 : ra > rb;
 	}
+	/* perf tells inlined frames, which share their function's start,
+	 * by name */
+	if (sa && sb && (sa->inlined || sb->inlined)) {
+		int c = strcmp(sa->name, sb->name);
+
+		return c < 0 ? -1 : c > 0;
+	}
 	if (sa && sb)
 		return cmp_u64(sa->start, sb->start);
 	return cmp_u64(ipa, ipb);
@@ -68,6 +75,8 @@ static bool same_frame(const struct pk_callchain_node *n, const struct pk_locati
 {
 	if (n->dso != loc->dso)
 		return false;
+	if (n->sym && loc->sym && (n->sym->inlined || loc->sym->inlined))
+		return !strcmp(n->sym->name, loc->sym->name);
 	if (n->sym && loc->sym)
 		return n->sym->start == loc->sym->start;
 	return n->ip == loc->ip;

@@ -116,8 +116,9 @@ struct pki_pending {
 
 #define PKI_PIPE_BATCHES 4
 #define PKI_BATCH_SAMPLES 512
-#define PKI_BATCH_FRAMES 16384
-#define PKI_BATCH_MAX_CHAIN 128	/* frames one sample may add */
+#define PKI_BATCH_FRAMES 32768
+#define PKI_BATCH_MAX_CHAIN 1024	/* frames one sample may add (with
+					 * DWARF's inlined frames) */
 
 struct pki_batch {
 	struct pki_pending *v;
