@@ -69,6 +69,8 @@ struct pk_hist_opts {
 	const char *comms, *pids, *tids, *dsos, *symbols;
 	int callchain;			/* enum pk_callchain_order: trees under
 					 * the entries, 0 for none */
+	uint32_t nr_threads;		/* 0: as many as help (two), 1: the
+					 * caller's thread only */
 	int group;			/* enum pk_hist_group, 0: no groups */
 };
 
@@ -110,6 +112,9 @@ struct pk_hist_entry {
 	const struct pk_dso *dso;	/* NULL: no map */
 	const struct pk_symbol *sym;	/* NULL: unresolved */
 	uint64_t addr;			/* DSO-relative address (unresolved) */
+	uint64_t first_addr;		/* DSO-relative address that made the
+					 * entry: perf shows a data object as
+					 * "name+offset" from it */
 	char level;			/* 'k' kernel, '.' user, 'H' hypervisor */
 	uint64_t self;			/* period of the samples here */
 	uint64_t children;		/* self + samples calling through here */
@@ -180,6 +185,94 @@ struct pk_callchain_node {
 	/* by hit + children_hit, largest first, then by tree_rank */
 	struct pk_callchain_node **children;
 };
+
+
+/*
+ * Branch mode (perf report with branch stacks, the default when the
+ * samples carry PERF_SAMPLE_BRANCH_STACK): every branch-stack entry of a
+ * sample counts once, keyed by where it came from and went to.  Both ends
+ * resolve through the sample's thread at sample time, kernel maps first,
+ * then the process's; an address in neither has no DSO and level 'H'.
+ */
+enum pk_branch_key {
+	PK_BRANCH_KEY_COMM,
+	PK_BRANCH_KEY_PID,
+	PK_BRANCH_KEY_DSO,		/* of the target, as perf's "dso" */
+	PK_BRANCH_KEY_SYM,		/* of the target, as perf's "symbol" */
+	PK_BRANCH_KEY_CPU,
+	PK_BRANCH_KEY_DSO_FROM,
+	PK_BRANCH_KEY_DSO_TO,
+	PK_BRANCH_KEY_SYM_FROM,
+	PK_BRANCH_KEY_SYM_TO,
+	PK_BRANCH_KEY_MISPREDICT,
+	PK_BRANCH_KEY_IN_TX,
+	PK_BRANCH_KEY_ABORT,
+	PK_BRANCH_KEY_CYCLES,
+	PK_BRANCH_KEY_IPC,		/* perf's ipc_lbr: split by target */
+	PK_BRANCH_KEY_MAX,
+};
+
+/* Key by perf's --sort name (a prefix is enough, as in perf: "sym" is
+ * "symbol"); -1 if unknown.  ipc_lbr is never parsed: perf adds it. */
+int pk_branch_key_parse(const char *name, size_t len);
+
+/* One end of a branch. */
+struct pk_branch_side {
+	uint64_t addr;			/* as recorded */
+	uint64_t al_addr;		/* DSO-relative; addr when in no map */
+	const struct pk_dso *dso;	/* NULL: in no map */
+	const struct pk_symbol *sym;	/* NULL: unresolved */
+	char level;			/* 'k', '.', or 'H' for no map */
+};
+
+struct pk_branch_hist_entry {
+	const char *comm;		/* interned, lives with the hist */
+	const struct pk_thread *thread;	/* lives with the session */
+	int32_t pid, tid;
+	uint32_t cpu;
+	char level;			/* the sample's: 'k', '.' or 'H' */
+	struct pk_branch_side from, to;
+	bool mispred, predicted, in_tx, abort;
+	uint16_t cycles;
+	uint8_t type;			/* PERF_BR_* */
+	uint64_t count;			/* branches that landed here */
+};
+
+struct pk_branch_hist_event {
+	const struct pk_attr *attr;
+	uint64_t nr_branches;		/* perf's "Samples" and event count */
+	uint64_t nr_entries;
+	const struct pk_branch_hist_entry *entries; /* in perf's order */
+};
+
+struct pk_branch_hist_opts {
+	size_t sz;			/* sizeof(struct pk_branch_hist_opts) */
+	const enum pk_branch_key *keys;	/* NULL: perf's branch default,
+					 * comm,dso_from,symbol_from,symbol_to,
+					 * cycles */
+	uint32_t nr_keys;
+	/* filters on the sample (not the branches), as pk_hist_opts */
+	const char *comms, *pids, *tids, *dsos, *symbols;
+};
+
+struct pk_branch_hist;
+
+/* Whether any event of the recording samples branch stacks. */
+bool pk_session_has_branch_stack(struct pk_session *s);
+
+/*
+ * Read every sample of the session and build the branch histograms.
+ * Returns 0 and *out (free with pk_branch_hist_free()), or a negative
+ * errno (-EINVAL: bad keys or filter list).
+ */
+int pk_branch_hist_build(struct pk_branch_hist **out, struct pk_session *s,
+			 const struct pk_branch_hist_opts *opts);
+void pk_branch_hist_free(struct pk_branch_hist *h);
+/* Events with at least one branch, in attr order. */
+uint32_t pk_branch_hist_nr_events(const struct pk_branch_hist *h);
+const struct pk_branch_hist_event *pk_branch_hist_event(const struct pk_branch_hist *h,
+							 uint32_t i);
+uint64_t pk_branch_hist_lost_samples(const struct pk_branch_hist *h);
 
 #ifdef __cplusplus
 }

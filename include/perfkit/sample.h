@@ -117,6 +117,18 @@ int pk_read_decode(const void *p, size_t len, uint64_t read_format, bool swapped
 int pk_sample_id_decode(const struct pk_record *rec, uint64_t sample_type,
 			struct pk_sample_id *out);
 
+/*
+ * PERF_SAMPLE_DATA_SRC in words, as perf script prints it:
+ * "|OP LOAD|LVL L1 or L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A"
+ * (perf 6.1's words).  Writes at most len bytes to buf, NUL included,
+ * cutting the text short when it is longer; returns the length written.
+ */
+size_t pk_data_src_format(uint64_t data_src, char *buf, size_t len);
+
+/* perf's name of a page size (PERF_SAMPLE_DATA_PAGE_SIZE and
+ * CODE_PAGE_SIZE): "4K", "2M", "1024B", "N/A" for 0.  Same contract. */
+size_t pk_page_size_format(uint64_t size, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

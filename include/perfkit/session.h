@@ -39,6 +39,7 @@ struct pk_session_opts {
 	const char *kallsyms;	/* default "/proc/kallsyms" */
 	const char *buildid_dir; /* default "$HOME/.debug" */
 	const char *debug_dir;	/* default "/usr/lib/debug" */
+	bool file_order;	/* records as stored, not sorted by time */
 };
 
 /* Where an address landed. */
@@ -81,6 +82,20 @@ struct pk_reader *pk_session_reader(const struct pk_session *s);
  */
 int pk_session_next(struct pk_session *s, struct pk_session_sample *ev);
 
+/*
+ * Like pk_session_next(), but stops at the other records too, once the
+ * session has applied them (after a COMM its thread has the new name):
+ * returns 1 with *other set to such a record, or 1 with *other NULL and
+ * *ev filled with a sample; 0 at the end, or a negative errno.
+ */
+int pk_session_next_any(struct pk_session *s, struct pk_session_sample *ev,
+			const struct pk_record **other);
+
+/* The thread pid/tid, made (without a comm) when the recording never
+ * named it, as perf does for a record that mentions it.  NULL when out
+ * of memory. */
+const struct pk_thread *pk_session_thread(struct pk_session *s, int32_t pid, int32_t tid);
+
 /* Samples skipped because they did not decode. */
 uint64_t pk_session_nr_bad_samples(const struct pk_session *s);
 
@@ -90,6 +105,14 @@ uint64_t pk_session_lost_samples(const struct pk_session *s);
 /* Resolve addr for thread as perf would with cpumode (user or kernel). */
 void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t cpumode,
 			uint64_t addr, struct pk_location *out);
+
+/*
+ * Resolve a branch address of a sample of thread t the way perf script's
+ * brstacksym does: with the sample's cpumode, then with the one the
+ * address belongs to (kernel half or user half).
+ */
+void pk_session_resolve_fallback(struct pk_session *s, const struct pk_thread *t,
+				 uint8_t cpumode, uint64_t addr, struct pk_location *out);
 
 /* A resolved callchain entry. */
 struct pk_frame {
@@ -102,6 +125,17 @@ struct pk_frame {
  */
 size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample *ev,
 			    struct pk_frame *frames, size_t max);
+
+/*
+ * The same with perf's --max-stack apart from the room in frames: at
+ * most max_stack recorded entries, then (for samples with a user stack
+ * copy, perf record --call-graph dwarf) at most max_stack user frames
+ * unwound from it, each followed by the frames perf shows for code
+ * inlined there; at most cap frames in all.  pk_session_callchain(s, ev,
+ * f, max) is pk_session_callchain_max(s, ev, f, max, max).
+ */
+size_t pk_session_callchain_max(struct pk_session *s, const struct pk_session_sample *ev,
+				struct pk_frame *frames, size_t cap, size_t max_stack);
 
 /*
  * The fields of a tracepoint sample as perf script prints them

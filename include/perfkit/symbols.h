@@ -34,6 +34,9 @@ struct pk_symbol {
 	uint64_t start;
 	uint64_t end;
 	const char *name;
+	bool object;		/* a data object (ELF STT_OBJECT), not code */
+	bool inlined;		/* a function inlined into the one at start..end
+				 * (callchain frames of DWARF unwinding) */
 };
 
 struct pk_symtab;

@@ -48,12 +48,16 @@ static const char report_usage[] =
 	"                          groups; without, all events as one group)\n"
 	"        --no-group        every event on its own\n"
 	"        --json            the histogram as JSON\n"
+	"    -b, --branch-stack    one entry per branch of the branch stacks (the\n"
+	"                          default when the samples have them)\n"
+	"        --no-branch-stack the samples, not their branches\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
 
 enum { OPT_STATS = 256, OPT_HEADER_ONLY, OPT_STDIO, OPT_CHILDREN, OPT_NO_CHILDREN,
-       OPT_PERCENT_LIMIT, OPT_PIDS, OPT_TIDS, OPT_JSON, OPT_GROUP, OPT_NO_GROUP };
+       OPT_PERCENT_LIMIT, OPT_PIDS, OPT_TIDS, OPT_JSON, OPT_NO_BRANCH_STACK, OPT_GROUP,
+       OPT_NO_GROUP };
 
 static const struct option report_options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -78,6 +82,8 @@ static const struct option report_options[] = {
 	{"dsos", required_argument, NULL, 'd'},
 	{"symbols", required_argument, NULL, 'S'},
 	{"json", no_argument, NULL, OPT_JSON},
+	{"branch-stack", no_argument, NULL, 'b'},
+	{"no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK},
 	{"group", no_argument, NULL, OPT_GROUP},
 	{"no-group", no_argument, NULL, OPT_NO_GROUP},
 	{NULL, 0, NULL, 0},
@@ -88,7 +94,7 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:DIfvhs:g:c:d:S:", report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIfvhs:g:c:d:S:b", report_options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -149,6 +155,12 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 		case OPT_JSON:
 			a->stdio.json = true;
 			break;
+		case 'b':
+			a->stdio.branch_stack = 1;
+			break;
+		case OPT_NO_BRANCH_STACK:
+			a->stdio.branch_stack = 0;
+			break;
 		case OPT_GROUP:
 			a->stdio.group = 1;
 			break;
@@ -190,7 +202,8 @@ static const char *default_input(void)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = {.mode = MODE_DEFAULT, .stdio = {.children = -1, .group = -1}};
+	struct report_args a = {.mode = MODE_DEFAULT,
+				 .stdio = {.children = -1, .branch_stack = -1, .group = -1}};
 	struct pk_reader_opts opts = {.sz = sizeof(opts)};
 	struct pk_reader *r = NULL;
 	int err;

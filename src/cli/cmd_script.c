@@ -16,16 +16,22 @@ static const char script_usage[] =
 	"    -i, --input <file>    input file name (default: perf.data, '-' for stdin)\n"
 	"    -F, --fields <list>   comma separated output fields, perf's names:\n"
 	"                          comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,\n"
-	"                          dso,addr,period; '+f'/'-f' adds to/removes from the\n"
+	"                          dso,addr,period,data_src,weight,ins_lat,phys_addr,\n"
+	"                          data_page_size,code_page_size,brstack,brstacksym;\n"
+	"                          '+f'/'-f' adds to/removes from the\n"
 	"                          defaults; 'TYPE:list' (hw,sw,trace,raw) for one type\n"
 	"        --ns              show times in nanoseconds\n"
 	"        --header          show the perf.data header first\n"
+	"        --show-task-events, --show-mmap-events, --show-switch-events,\n"
+	"        --show-namespace-events, --show-lost-events, --show-round-events,\n"
+	"        --show-cgroup-events, --show-bpf-events, --show-text-poke-events\n"
+	"                          print those side-band records between the samples\n"
 	"    -f, --force           don't complain, do it\n"
 	"        --no-demangle     do not demangle symbol names\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
 
-enum { OPT_NS = 256, OPT_HEADER, OPT_NO_DEMANGLE };
+enum { OPT_NS = 256, OPT_HEADER, OPT_NO_DEMANGLE, OPT_SHOW = 512 };
 
 static const struct option script_options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -35,6 +41,15 @@ static const struct option script_options[] = {
 	{"force", no_argument, NULL, 'f'},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"verbose", no_argument, NULL, 'v'},
+	{"show-task-events", no_argument, NULL, OPT_SHOW + 0},
+	{"show-mmap-events", no_argument, NULL, OPT_SHOW + 1},
+	{"show-switch-events", no_argument, NULL, OPT_SHOW + 2},
+	{"show-namespace-events", no_argument, NULL, OPT_SHOW + 3},
+	{"show-lost-events", no_argument, NULL, OPT_SHOW + 4},
+	{"show-round-events", no_argument, NULL, OPT_SHOW + 5},
+	{"show-cgroup-events", no_argument, NULL, OPT_SHOW + 6},
+	{"show-bpf-events", no_argument, NULL, OPT_SHOW + 7},
+	{"show-text-poke-events", no_argument, NULL, OPT_SHOW + 8},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -44,26 +59,37 @@ struct script_args {
 	const char *fields;
 	bool nanosecs, header, force, no_demangle;
 	int verbose;
+	unsigned show;	/* enum script_show */
 };
 
 static const struct {
 	const char *name;
 	unsigned bit;
-	uint64_t needs;		/* sample_type bits the field needs */
+	uint64_t needs;		/* sample_type bits the field needs (any of) */
+	const char *needs_name;	/* as perf names them in its error */
 } field_names[] = {
-	{"comm", SF_COMM, 0},
-	{"tid", SF_TID, PERF_SAMPLE_TID},
-	{"pid", SF_PID, PERF_SAMPLE_TID},
-	{"time", SF_TIME, PERF_SAMPLE_TIME},
-	{"cpu", SF_CPU, PERF_SAMPLE_CPU},
-	{"event", SF_EVENT, 0},
-	{"trace", SF_TRACE, PERF_SAMPLE_RAW},
-	{"ip", SF_IP, PERF_SAMPLE_IP},
-	{"sym", SF_SYM, 0},
-	{"symoff", SF_SYMOFF, 0},
-	{"dso", SF_DSO, 0},
-	{"addr", SF_ADDR, PERF_SAMPLE_ADDR},
-	{"period", SF_PERIOD, 0}, /* attr.sample_period otherwise */
+	{"comm", SF_COMM, 0, NULL},
+	{"tid", SF_TID, PERF_SAMPLE_TID, "TID"},
+	{"pid", SF_PID, PERF_SAMPLE_TID, "TID"},
+	{"time", SF_TIME, PERF_SAMPLE_TIME, "TIME"},
+	{"cpu", SF_CPU, PERF_SAMPLE_CPU, "CPU"},
+	{"event", SF_EVENT, 0, NULL},
+	{"trace", SF_TRACE, PERF_SAMPLE_RAW, "RAW"},
+	{"ip", SF_IP, PERF_SAMPLE_IP, "IP"},
+	{"sym", SF_SYM, 0, NULL},
+	{"symoff", SF_SYMOFF, 0, NULL},
+	{"dso", SF_DSO, 0, NULL},
+	{"addr", SF_ADDR, PERF_SAMPLE_ADDR, "ADDR"},
+	{"period", SF_PERIOD, 0, NULL}, /* attr.sample_period otherwise */
+	{"data_src", SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC"},
+	{"weight", SF_WEIGHT, PERF_SAMPLE_WEIGHT | PK_SAMPLE_WEIGHT_STRUCT, "WEIGHT"},
+	{"ins_lat", SF_INS_LAT, PK_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"},
+	{"phys_addr", SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"},
+	{"data_page_size", SF_DATA_PAGE_SIZE, PK_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
+	{"code_page_size", SF_CODE_PAGE_SIZE, PK_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
+	/* perf prints nothing for samples without a branch stack */
+	{"brstack", SF_BRSTACK, 0, NULL},
+	{"brstacksym", SF_BRSTACKSYM, 0, NULL},
 };
 
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
@@ -76,7 +102,9 @@ static unsigned default_fields(uint32_t type)
 	case PERF_TYPE_TRACEPOINT:
 		return SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
 	case PERF_TYPE_RAW:
-		return IP_FIELDS | SF_ADDR;
+		/* perf 6.1: the memory columns too, where the samples have them */
+		return IP_FIELDS | SF_ADDR | SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT | SF_PHYS_ADDR |
+		       SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE;
 	default:
 		return IP_FIELDS;
 	}
@@ -166,7 +194,8 @@ static int event_fields(const struct pk_attr *a, const struct script_args *args,
 		if (user & bit) {
 			cli_error("Samples for '%s' event do not have %s attribute set. "
 				  "Cannot print '%s' field.",
-				  a->name ? a->name : "?", field_names[i].name, field_names[i].name);
+				  a->name ? a->name : "?", field_names[i].needs_name,
+				  field_names[i].name);
 			return -EINVAL;
 		}
 		f &= ~bit;
@@ -175,6 +204,16 @@ static int event_fields(const struct pk_attr *a, const struct script_args *args,
 		f &= ~(SF_SYM | SF_SYMOFF | SF_DSO);
 	*out = f;
 	return 0;
+}
+
+static uint32_t first_of_type(struct pk_reader *r, uint32_t i)
+{
+	uint32_t type = pk_reader_attr(r, i)->attr.type;
+
+	for (uint32_t j = 0; j < i; j++)
+		if (pk_reader_attr(r, j)->attr.type == type)
+			return j;
+	return i;
 }
 
 /*
@@ -194,8 +233,13 @@ static int setup_formats(struct script_ctx *c, const struct script_args *args)
 	for (uint32_t i = 0; i < c->nr_attrs; i++) {
 		const struct pk_attr *a = pk_reader_attr(r, i);
 		int len = a->name ? (int)strlen(a->name) : 0;
+		uint32_t first = first_of_type(r, i);
 
-		if (event_fields(a, args, &c->fmt[i].fields))
+		/* perf keeps one field list per event type, checked against
+		 * the first event of the type only */
+		if (first < i)
+			c->fmt[i].fields = c->fmt[first].fields;
+		else if (event_fields(a, args, &c->fmt[i].fields))
 			return -EINVAL;
 		c->fmt[i].callchain = a->attr.sample_type & PERF_SAMPLE_CALLCHAIN;
 		if (len > c->name_width)
@@ -232,6 +276,9 @@ static int parse_script_args(int argc, char **argv, struct script_args *a)
 		case 'v':
 			a->verbose++;
 			break;
+		case OPT_SHOW + 0 ... OPT_SHOW + 8:
+			a->show |= 1u << (c - OPT_SHOW);
+			break;
 		case 'h':
 			fputs(script_usage, stdout);
 			exit(0);
@@ -252,19 +299,32 @@ static const char *default_input(void)
 	return isatty(STDIN_FILENO) || lseek(STDIN_FILENO, 0, SEEK_CUR) == 0 ? "perf.data" : "-";
 }
 
+static int check_formats(struct script_ctx *c, const struct script_args *a,
+			 const struct pk_attr *attr)
+{
+	if (!attr || attr->index < c->nr_attrs)
+		return 0;
+	return setup_formats(c, a);
+}
+
+/* Samples and, for --show-*-events, the side-band records between them. */
 static int run_script(struct script_ctx *c, const struct script_args *a)
 {
 	struct pk_session_sample ev;
+	const struct pk_record *other = NULL;
 	int err;
 
-	while ((err = pk_session_next(c->session, &ev)) > 0) {
-		if (ev.attr->index >= c->nr_attrs) {
-			err = setup_formats(c, a);
-			if (err)
-				return err;
-			if (ev.attr->index >= c->nr_attrs)
-				continue;
+	while ((err = c->show ? pk_session_next_any(c->session, &ev, &other)
+			      : pk_session_next(c->session, &ev)) > 0) {
+		err = check_formats(c, a, other ? other->attr : ev.attr);
+		if (err)
+			return err;
+		if (other) {
+			script_print_record(c, other);
+			continue;
 		}
+		if (ev.attr->index >= c->nr_attrs)
+			continue;
 		script_print_sample(c, &ev);
 	}
 	if (err < 0)
@@ -287,13 +347,16 @@ int cmd_script(int argc, char **argv)
 		a.input = default_input();
 	so.force = a.force;
 	so.no_demangle = a.no_demangle;
+	/* perf does not sort when it shows the round markers */
+	so.file_order = a.show & SHOW_ROUND;
 	c.nanosecs = a.nanosecs;
+	c.show = a.show;
 	err = pk_session_open(&c.session, a.input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit: %s\n", pk_session_error(c.session));
 		goto out;
 	}
-	c.frames = calloc(SCRIPT_MAX_STACK, sizeof(*c.frames));
+	c.frames = calloc(SCRIPT_MAX_FRAMES, sizeof(*c.frames));
 	c.trace_len = 1 << 16;
 	c.trace_buf = malloc(c.trace_len);
 	err = c.frames && c.trace_buf ? setup_formats(&c, &a) : -ENOMEM;

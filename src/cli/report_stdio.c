@@ -98,7 +98,10 @@ static void compute_widths(struct layout *l, const struct pk_hist_event *ev,
 	for (uint64_t i = 0; i < ev->nr_entries; i++) {
 		const struct pk_hist_entry *e = &ev->entries[i];
 
-		grow(&l->width[PK_HIST_KEY_COMM], (int)strlen(e->comm));
+		/* perf sizes the column by the length of the thread's last
+		 * comm (cached once the samples are in), not the entry's, and
+		 * cuts the entries' comms to that */
+		grow(&l->width[PK_HIST_KEY_COMM], (int)strlen(pk_thread_comm(e->thread)));
 		grow(&l->width[PK_HIST_KEY_PID], (int)strlen(pk_thread_comm(e->thread)) + 8);
 		if (e->dso)
 			grow(&l->width[PK_HIST_KEY_DSO], (int)strlen(pk_dso_short_name(e->dso)));
@@ -121,8 +124,10 @@ static void print_percent(FILE *out, uint64_t v, uint64_t total)
 static void print_sym(FILE *out, const struct pk_hist_entry *e)
 {
 	fprintf(out, "[%c] ", e->level);
-	if (e->sym)
-		fputs(e->sym->name, out);
+	if (e->sym && e->sym->object)
+		fprintf(out, "%s+0x%" PRIx64, e->sym->name, e->first_addr - e->sym->start);
+	else if (e->sym)
+		fprintf(out, "%s%s", e->sym->name, e->sym->inlined ? " (inlined)" : "");
 	else
 		fprintf(out, "%#.*" PRIx64, UNRESOLVED_WIDTH, e->addr);
 }
@@ -134,11 +139,12 @@ static void print_key(FILE *out, const struct layout *l, enum pk_hist_key k,
 
 	switch (k) {
 	case PK_HIST_KEY_COMM:
-		fprintf(out, "%-*s", w, e->comm);
+		fprintf(out, "%-*.*s", w, w, e->comm);
 		break;
 	case PK_HIST_KEY_PID:
 		/* the thread's last comm, as perf shows it */
-		fprintf(out, "%7d:%-*s", (int)e->tid, w > 8 ? w - 8 : 0, pk_thread_comm(e->thread));
+		fprintf(out, "%7d:%-*.*s", (int)e->tid, w > 8 ? w - 8 : 0, w > 8 ? w - 8 : 0,
+			pk_thread_comm(e->thread));
 		break;
 	case PK_HIST_KEY_DSO:
 		fprintf(out, "%-*s", w, pk_dso_short_name(e->dso));
@@ -495,13 +501,19 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	int err;
 
 	cli_setup_library_output(o->verbose);
-	if (parse_sort(o->sort, &l))
-		return 1;
 	err = pk_session_open(&s, input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit: %s\n", pk_session_error(s));
 		pk_session_close(s);
 		return 1;
+	}
+	if (report_branch_wanted(s, o)) {
+		err = report_branch(s, o, out);
+		goto out;
+	}
+	if (parse_sort(o->sort, &l)) {
+		err = -EINVAL;
+		goto out;
 	}
 	l.children = o->children < 0 ? has_callchains(s) : o->children;
 	ho.keys = l.keys;

@@ -25,12 +25,19 @@ struct report_stdio_opts {
 	int group;		/* -1 default (the file's groups), 0 --no-group,
 				 * 1 --group */
 	bool json;
+	int branch_stack;	/* -1 default (on with branch stacks), 0, 1 */
 	bool force;
 	int verbose;
 };
 
 /* Run the report on input; prints errors; returns the exit status. */
 int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out);
+
+/* Branch mode (report_branch.c): whether o and the file ask for it, and
+ * the report itself; returns 0 or a negative errno (already printed). */
+struct pk_session;
+bool report_branch_wanted(struct pk_session *s, const struct report_stdio_opts *o);
+int report_branch(struct pk_session *s, const struct report_stdio_opts *o, FILE *out);
 
 /* How the call trees under the entries are printed. */
 struct callchain_print {

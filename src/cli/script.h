@@ -24,6 +24,27 @@ enum script_field {
 	SF_DSO = 1 << 10,
 	SF_ADDR = 1 << 11,
 	SF_PERIOD = 1 << 12,
+	SF_DATA_SRC = 1 << 13,
+	SF_WEIGHT = 1 << 14,
+	SF_INS_LAT = 1 << 15,
+	SF_PHYS_ADDR = 1 << 16,
+	SF_DATA_PAGE_SIZE = 1 << 17,
+	SF_CODE_PAGE_SIZE = 1 << 18,
+	SF_BRSTACK = 1 << 19,
+	SF_BRSTACKSYM = 1 << 20,
+};
+
+/* Side-band records printed between the samples (--show-*-events). */
+enum script_show {
+	SHOW_TASK = 1 << 0,	/* COMM, FORK, EXIT */
+	SHOW_MMAP = 1 << 1,	/* MMAP, MMAP2 */
+	SHOW_SWITCH = 1 << 2,
+	SHOW_NAMESPACE = 1 << 3,
+	SHOW_LOST = 1 << 4,
+	SHOW_ROUND = 1 << 5,	/* FINISHED_ROUND, in file order */
+	SHOW_CGROUP = 1 << 6,
+	SHOW_BPF = 1 << 7,	/* KSYMBOL, BPF_EVENT */
+	SHOW_TEXT_POKE = 1 << 8, /* KSYMBOL, TEXT_POKE */
 };
 
 struct script_event_fmt {
@@ -44,10 +65,28 @@ struct script_ctx {
 	struct pk_frame *frames;
 	char *trace_buf;		/* tracepoint fields, formatted */
 	size_t trace_len;
+	int data_src_width;		/* widest data_src column so far */
+	unsigned show;			/* enum script_show */
+};
+
+/* The columns every line starts with. */
+struct script_start {
+	const char *comm;
+	int32_t pid, tid;
+	uint32_t cpu;
+	uint64_t time;
 };
 
 #define SCRIPT_MAX_STACK 127
+/* callchain room, with the inlined frames of DWARF callchains */
+#define SCRIPT_MAX_FRAMES 1024
 
 void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev);
+/* The brstack or brstacksym field (script_branch.c). */
+void script_print_brstack(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f);
+void script_print_start(struct script_ctx *c, const struct script_start *st, unsigned f,
+			bool chain);
+/* A non-sample record, when one of the --show-*-events asks for it. */
+void script_print_record(struct script_ctx *c, const struct pk_record *rec);
 
 #endif

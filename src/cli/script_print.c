@@ -23,7 +23,10 @@ static void print_sym(struct obuf *o, const struct pk_location *loc, unsigned f)
 			}
 		}
 	}
-	if (f & SF_DSO) {
+	/* an inlined frame says so instead of naming its DSO */
+	if (loc->sym && loc->sym->inlined) {
+		obuf_puts(o, " (inlined)");
+	} else if (f & SF_DSO) {
 		obuf_write(o, " (", 2);
 		obuf_puts(o, pk_dso_name(loc->dso));
 		obuf_putc(o, ')');
@@ -49,38 +52,113 @@ static void print_time(struct script_ctx *c, uint64_t t)
 	obuf_write(o, ": ", 2);
 }
 
-static void print_start(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f,
+void script_print_start(struct script_ctx *c, const struct script_start *st, unsigned f,
 			bool chain)
 {
-	const struct pk_sample *s = &ev->sample;
 	struct obuf *o = c->ob;
 
 	if (f & SF_COMM) {
-		obuf_pad(o, pk_thread_comm(ev->thread), chain ? 0 : 16, 0);
+		obuf_pad(o, st->comm, chain ? 0 : 16, 0);
 		obuf_putc(o, ' ');
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
-		obuf_i64(o, (int32_t)s->pid, 5, 0);
+		obuf_i64(o, st->pid, 5, 0);
 		obuf_putc(o, '/');
-		obuf_i64(o, (int32_t)s->tid, 5, 1);
+		obuf_i64(o, st->tid, 5, 1);
 		obuf_putc(o, ' ');
 	} else if (f & (SF_PID | SF_TID)) {
-		obuf_i64(o, (int32_t)((f & SF_PID) ? s->pid : s->tid), 5, 0);
+		obuf_i64(o, (f & SF_PID) ? st->pid : st->tid, 5, 0);
 		obuf_putc(o, ' ');
 	}
 	if (f & SF_CPU) {
 		obuf_putc(o, '[');
-		obuf_u64(o, s->cpu, 3, 1);
+		obuf_u64(o, st->cpu, 3, 1);
 		obuf_write(o, "] ", 2);
 	}
 	if (f & SF_TIME)
-		print_time(c, s->time);
+		print_time(c, st->time);
+}
+
+/* perf resolves the data address of page faults only */
+static bool addr_has_sym(const struct pk_attr *a)
+{
+	return a->attr.type == PERF_TYPE_SOFTWARE &&
+	       (a->attr.config == PERF_COUNT_SW_PAGE_FAULTS ||
+		a->attr.config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		a->attr.config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
+/*
+ * The data address, and for page faults its symbol and DSO: looked up in
+ * the sample's mode first, then in the mode the address belongs to (a
+ * fault taken in the kernel on a user address), as perf does.
+ */
+static void print_addr(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f)
+{
+	uint8_t mode = ev->rec->misc & PK_MISC_CPUMODE_MASK;
+	uint8_t addr_mode = ev->sample.addr >= (1ULL << 63) ? PERF_RECORD_MISC_KERNEL
+							    : PERF_RECORD_MISC_USER;
+	struct pk_location loc;
+
+	obuf_hex(c->ob, ev->sample.addr, 16);
+	if (!addr_has_sym(ev->attr))
+		return;
+	pk_session_resolve(c->session, ev->thread, mode, ev->sample.addr, &loc);
+	if (!loc.dso && addr_mode != mode)
+		pk_session_resolve(c->session, ev->thread, addr_mode, ev->sample.addr, &loc);
+	print_sym(c->ob, &loc, f);
+}
+
+/*
+ * data_src, weight, ins_lat.  perf formats data_src into 100 bytes and
+ * pads it to the widest seen so far in the run, so columns after it move
+ * as wider values appear.
+ */
+static void print_mem(struct script_ctx *c, const struct pk_sample *s, unsigned f)
+{
+	struct obuf *o = c->ob;
+
+	if (f & SF_DATA_SRC) {
+		char buf[100];
+		size_t n;
+
+		obuf_hex(o, s->data_src, 16);
+		buf[0] = ' ';
+		/* perf's "%16llx %s" into 100 bytes (a u64 never takes more
+		 * than 16 digits): what is left for the words */
+		n = 1 + pk_data_src_format(s->data_src, buf + 1, sizeof(buf) - 1 - 16);
+		if ((int)(n + 16) > c->data_src_width)
+			c->data_src_width = (int)n + 16;
+		obuf_write(o, buf, n);
+		obuf_pad(o, "", c->data_src_width - 16 - (int)n, 0);
+	}
+	if (f & SF_WEIGHT)
+		obuf_u64(o, s->weight, 16, 0);
+	if (f & SF_INS_LAT)
+		obuf_u64(o, s->weight_var2, 16, 0);
+}
+
+static void print_phys(struct obuf *o, const struct pk_sample *s, unsigned f)
+{
+	char buf[32];
+
+	if (f & SF_PHYS_ADDR)
+		obuf_hex(o, s->phys_addr, 16);
+	if (f & SF_DATA_PAGE_SIZE) {
+		obuf_putc(o, ' ');
+		obuf_write(o, buf, pk_page_size_format(s->data_page_size, buf, sizeof(buf)));
+	}
+	if (f & SF_CODE_PAGE_SIZE) {
+		obuf_putc(o, ' ');
+		obuf_write(o, buf, pk_page_size_format(s->code_page_size, buf, sizeof(buf)));
+	}
 }
 
 static void print_chain(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f)
 {
 	struct obuf *o = c->ob;
-	size_t n = pk_session_callchain(c->session, ev, c->frames, SCRIPT_MAX_STACK);
+	size_t n = pk_session_callchain_max(c->session, ev, c->frames, SCRIPT_MAX_FRAMES,
+					    SCRIPT_MAX_STACK);
 
 	obuf_putc(o, '\n');
 	for (size_t i = 0; i < n; i++) {
@@ -101,7 +179,10 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 	bool chain = fmt->callchain && (f & SF_IP);
 	struct obuf *o = c->ob;
 
-	print_start(c, ev, f, chain);
+	struct script_start st = {pk_thread_comm(ev->thread), (int32_t)ev->sample.pid,
+				  (int32_t)ev->sample.tid, ev->sample.cpu, ev->sample.time};
+
+	script_print_start(c, &st, f, chain);
 	if (f & SF_PERIOD) {
 		obuf_u64(o,
 			 (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
@@ -117,7 +198,9 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 	    pk_session_trace_format(c->session, ev, c->trace_buf, c->trace_len) >= 0)
 		obuf_puts(o, c->trace_buf);
 	if (f & SF_ADDR)
-		obuf_hex(o, ev->sample.addr, 16);
+		print_addr(c, ev, f);
+	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
+		print_mem(c, &ev->sample, f);
 	if (f & SF_IP) {
 		if (chain && (ev->sample.type & PERF_SAMPLE_CALLCHAIN)) {
 			print_chain(c, ev, f);
@@ -127,5 +210,9 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 			print_sym(o, &ev->loc, f);
 		}
 	}
+	if (f & (SF_BRSTACK | SF_BRSTACKSYM))
+		script_print_brstack(c, ev, f);
+	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
+		print_phys(o, &ev->sample, f);
 	obuf_putc(o, '\n');
 }

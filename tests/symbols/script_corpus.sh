@@ -11,8 +11,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 # file: reason
 SKIP='perf.data.intel_pt-4.14: intel_pt synthesized events are not decoded
-perf.data.weight_struct: data_src/weight columns of raw events not printed yet
-perf.data.forkexit-3.4: 2 vdso samples that perf symbolizes past the symbol end
 perf.data.piped.corrupted.zero_size_sample-3.2: corrupt: both refuse it
 sleep.data: perf 6.1 refuses this file format
 sleep.compressed.data: perf 6.1 refuses this file format

@@ -165,6 +165,14 @@ static int perf_sym_cmp(const struct pk_hist_entry *l, const struct pk_hist_entr
 		return cmp_null(l->sym, r->sym);
 	if (l->sym == r->sym)
 		return 0;
+	if (l->sym->inlined || r->sym->inlined) {
+		/* inlined symbols share their function's range: by name */
+		c = strcmp(l->sym->name, r->sym->name);
+		if (c)
+			return c < 0 ? -1 : 1;
+		if (l->sym->start <= r->sym->end && l->sym->end >= r->sym->start)
+			return 0;
+	}
 	if (l->sym->start != r->sym->start)
 		return sign64((int64_t)(r->sym->start - l->sym->start));
 	return sign64((int64_t)(r->sym->end - l->sym->end));

@@ -132,6 +132,9 @@ static int user_mmap(struct pk_session *s, const struct pk_record *rec,
 		return -ENOMEM;
 	if (map.end <= map.start)
 		return 0; /* empty or wrapping: nothing can land in it */
+	/* old kernels put the vdso's address in pgoff; perf ignores it */
+	if (!strcmp(name, "[vdso]"))
+		map.pgoff = 0;
 	if ((is_anon(name) || is_no_dso(name)) && exec) {
 		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int32_t)f->mmap.pid);
 		name = jit;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "session_internal.h"
+#include "unwind_internal.h"
 #include "internal.h"
 
 struct pki_maps *pki_session_kernel_maps(struct pk_session *s);
@@ -27,7 +28,7 @@ static void set_error(struct pk_session *s, const char *fmt, ...)
 
 int pk_session_open(struct pk_session **out, const char *path, const struct pk_session_opts *opts)
 {
-	struct pk_reader_opts ro = {.sz = sizeof(ro), .order = PK_ORDER_TIME};
+	struct pk_reader_opts ro = {.sz = sizeof(ro)};
 	struct pk_session *s = calloc(1, sizeof(*s));
 	int err;
 
@@ -43,6 +44,7 @@ int pk_session_open(struct pk_session **out, const char *path, const struct pk_s
 		return -ENOMEM;
 	}
 	ro.force = s->opts.force;
+	ro.order = s->opts.file_order ? PK_ORDER_FILE : PK_ORDER_TIME;
 	err = pk_reader_open(&s->reader, path, &ro);
 	if (err) {
 		set_error(s, "%s", s->reader ? pk_reader_error(s->reader) : strerror(-err));
@@ -57,6 +59,7 @@ void pk_session_close(struct pk_session *s)
 		return;
 	pki_session_trace_free(s);
 	pki_threads_free(s);
+	pki_inlines_free(s);
 	pki_maps_put(s->kernel_maps);
 	pki_dsos_free(s);
 	pk_reader_close(s->reader);
@@ -126,11 +129,29 @@ void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t
 	out->sym = pki_dso_lookup(s, map->dso, out->addr);
 }
 
-int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
+/* perf: addresses from the kernel start up are the kernel's (64-bit) */
+static bool kernel_half(uint64_t addr)
+{
+	return addr >> 63;
+}
+
+void pk_session_resolve_fallback(struct pk_session *s, const struct pk_thread *t,
+				 uint8_t cpumode, uint64_t addr, struct pk_location *out)
+{
+	uint8_t other = kernel_half(addr) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+	pk_session_resolve(s, t, cpumode, addr, out);
+	if (!out->dso && other != cpumode)
+		pk_session_resolve(s, t, other, addr, out);
+}
+
+int pk_session_next_any(struct pk_session *s, struct pk_session_sample *ev,
+			const struct pk_record **other)
 {
 	const struct pk_record *rec;
 	int err;
 
+	*other = NULL;
 	while ((err = pk_reader_next(s->reader, &rec)) > 0) {
 		const char *why = NULL;
 
@@ -140,7 +161,8 @@ int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
 				set_error(s, "%s: out of memory", pk_reader_path(s->reader));
 				return err;
 			}
-			continue;
+			*other = rec;
+			return 1;
 		}
 		memset(ev, 0, sizeof(*ev));
 		ev->rec = rec;
@@ -163,6 +185,21 @@ int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
 	if (err < 0)
 		set_error(s, "%s", pk_reader_error(s->reader));
 	return err;
+}
+
+int pk_session_next(struct pk_session *s, struct pk_session_sample *ev)
+{
+	const struct pk_record *other;
+	int err;
+
+	while ((err = pk_session_next_any(s, ev, &other)) > 0 && other)
+		;
+	return err;
+}
+
+const struct pk_thread *pk_session_thread(struct pk_session *s, int32_t pid, int32_t tid)
+{
+	return pki_thread_findnew(s, pid, tid);
 }
 
 /* 0: an address, 1: a context marker, -1: a value no kernel writes, which
@@ -195,11 +232,11 @@ static int context_marker(uint64_t ip, uint8_t *cpumode)
 	return 1;
 }
 
-size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample *ev,
-			    struct pk_frame *frames, size_t max)
+size_t pk_session_callchain_max(struct pk_session *s, const struct pk_session_sample *ev,
+				struct pk_frame *frames, size_t cap, size_t max_stack)
 {
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
-	size_t n = 0;
+	size_t n = 0, max = cap < max_stack ? cap : max_stack;
 
 	if (!(ev->sample.type & PERF_SAMPLE_CALLCHAIN))
 		return 0;
@@ -213,5 +250,13 @@ size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample
 			continue;
 		pk_session_resolve(s, ev->thread, cpumode, ip, &frames[n++].loc);
 	}
-	return n;
+	/* --call-graph dwarf: the recorded chain (the kernel's part), then
+	 * the user frames unwound from the stack copy, as perf orders them */
+	return n + pki_unwind_user(s, ev, frames + n, cap - n, max_stack);
+}
+
+size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample *ev,
+			    struct pk_frame *frames, size_t max)
+{
+	return pk_session_callchain_max(s, ev, frames, max, max);
 }

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "symtab_internal.h"
+#include "elf_internal.h"
 #include "internal.h"
 
 struct elf_file {
@@ -221,51 +221,6 @@ static void list_candidates(struct candidates *c, const char *path, const struct
 	add_candidate(c, "%s", path);
 }
 
-/* p_vaddr - p_offset of the PT_LOAD holding addr, in *delta. */
-static bool load_delta(Elf *elf, uint64_t addr, uint64_t *delta)
-{
-	size_t n;
-	GElf_Phdr ph;
-
-	if (elf_getphdrnum(elf, &n))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (addr >= ph.p_vaddr && addr - ph.p_vaddr < ph.p_memsz) {
-			*delta = ph.p_vaddr - ph.p_offset;
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool section_is_text(Elf *elf, size_t shndx)
-{
-	Elf_Scn *scn = elf_getscn(elf, shndx);
-	GElf_Shdr shdr;
-
-	return scn && gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_EXECINSTR);
-}
-
-static bool wanted_symbol(Elf *elf, const GElf_Sym *sym, const char *name)
-{
-	int type = GELF_ST_TYPE(sym->st_info);
-
-	if (!name || !*name || sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS ||
-	    sym->st_shndx >= SHN_LORESERVE)
-		return false;
-	/* ARM/AArch64 mapping symbols */
-	if (name[0] == '$' && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'))
-		return false;
-	if (type == STT_FUNC || type == STT_GNU_IFUNC)
-		return true;
-	/* labels in code, like _dl_start_user */
-	if (type == STT_NOTYPE)
-		return section_is_text(elf, sym->st_shndx);
-	return false;
-}
-
 static int load_symbols(struct pk_symtab *st, Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr,
 			Elf *runtime)
 {
@@ -278,29 +233,26 @@ static int load_symbols(struct pk_symtab *st, Elf *elf, Elf_Scn *scn, const GElf
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
-		uint64_t delta = 0;
+		uint64_t addr;
 		uint8_t bind;
 		int err;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
 		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
-		if (!wanted_symbol(elf, &sym, name))
-			continue;
-		if (!load_delta(runtime, sym.st_value, &delta) &&
-		    !load_delta(elf, sym.st_value, &delta))
+		if (!pki_elf_symbol_wanted(elf, runtime, &sym, name, &addr))
 			continue;
 		bind = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? PKI_BIND_GLOBAL
 		       : GELF_ST_BIND(sym.st_info) == STB_WEAK ? PKI_BIND_WEAK
 							       : PKI_BIND_LOCAL;
-		err = pki_symtab_add(st, sym.st_value - delta, sym.st_size, name, bind, 0);
+		err = pki_symtab_add(st, addr, sym.st_size, name, bind, 0);
 		if (err)
 			return err;
+		if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT)
+			pki_symtab_last_is_object(st);
 	}
 	return 0;
 }
-
-int pki_elf_add_plt(struct pk_symtab *st, Elf *elf);
 
 /*
  * perf reads "[vdso]" it has no copy of from its own process: the running

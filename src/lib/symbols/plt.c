@@ -10,9 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "symtab_internal.h"
-
-int pki_elf_add_plt(struct pk_symtab *st, Elf *elf);
+#include "elf_internal.h"
 
 static Elf_Scn *section_by_name(Elf *elf, const char *want, GElf_Shdr *shdr)
 {

@@ -80,6 +80,8 @@ static int symtab_add(struct pk_symtab *st, uint64_t start, uint64_t size, const
 	if (s->pub.end < start)
 		s->pub.end = UINT64_MAX;
 	s->pub.name = (const char *)(uintptr_t)off;
+	s->pub.object = false;
+	s->pub.inlined = false;
 	s->binding = binding;
 	s->zero_size = size == 0;
 	s->module = module;
@@ -97,6 +99,12 @@ int pki_symtab_add_raw(struct pk_symtab *st, uint64_t start, uint64_t size, cons
 		       uint8_t binding, uint32_t module)
 {
 	return symtab_add(st, start, size, name, NULL, binding, module);
+}
+
+void pki_symtab_last_is_object(struct pk_symtab *st)
+{
+	if (st->nr)
+		st->syms[st->nr - 1].pub.object = true;
 }
 
 uint32_t pki_symtab_module_id(struct pk_symtab *st, const char *name)

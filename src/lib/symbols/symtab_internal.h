@@ -37,6 +37,9 @@ int pki_symtab_add(struct pk_symtab *st, uint64_t start, uint64_t size, const ch
 int pki_symtab_add_raw(struct pk_symtab *st, uint64_t start, uint64_t size, const char *name,
 		       uint8_t binding, uint32_t module);
 
+/* The symbol added last is a data object. */
+void pki_symtab_last_is_object(struct pk_symtab *st);
+
 uint32_t pki_symtab_module_id(struct pk_symtab *st, const char *name);
 
 enum pki_fixup { PKI_FIXUP_ELF, PKI_FIXUP_KALLSYMS };
