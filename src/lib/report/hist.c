@@ -259,65 +259,42 @@ static struct hist_event *event_of(struct pk_hist *h, const struct pk_attr *attr
 }
 
 /*
- * Callchain entries (self == false) are keyed like perf's: an unresolved
+ * The key of a sample's (pos 0) or a callchain's location, false when
+ * filtered out.  Callchain entries are keyed like perf's: an unresolved
  * frame by its address as recorded.
  */
-static int add_location(struct hist_part *p, struct hist_event *he, const char *comm,
-			const struct pk_session_sample *ev, const struct pk_location *loc,
-			uint64_t period, uint64_t count, uint32_t pos, char *level,
-			struct pk_hist_entry **added)
+static bool location_key(const struct pk_hist *h, const char *comm,
+			 const struct pk_session_sample *ev, const struct pk_location *loc,
+			 uint32_t pos, char *level, struct pk_hist_entry *key)
 {
-	struct pk_hist *h = p->h;
-	bool self = pos == 0;
-	struct pk_hist_entry key, *e;
-	uint64_t *last, hash;
-
-	*added = NULL;
 	if (!pki_hist_filter_location(&h->filter, loc))
-		return 0;
-	make_key(h, &key, comm, ev, loc);
-	if (!self) {
+		return false;
+	make_key(h, key, comm, ev, loc);
+	if (pos) {
 		if (!loc->sym && has_key(h, PK_HIST_KEY_SYM))
-			key.addr = loc->ip;
+			key->addr = loc->ip;
 		/* a frame in no map keeps the level of the frame before it
 		 * in perf's walk (the sample's for the first); an entry keeps
 		 * the label it was created with */
-		key.level = loc->dso ? (pk_dso_is_kernel(loc->dso) ? 'k' : '.') : *level;
-		*level = key.level;
+		key->level = loc->dso ? (pk_dso_is_kernel(loc->dso) ? 'k' : '.') : *level;
+		*level = key->level;
 	}
-	hash = entry_hash(h, &key);
-	if (p->nr > 1 && (hash >> 63) != p->id)
-		return 0;	/* another part's entry */
-	e = findnew(h, he, &key, hash, (p->sample_seq << 8) | pos, &last);
-	if (!e)
-		return -ENOMEM;
-	if (self) {
-		e->self += period;
-		e->nr_samples += count;
-	}
-	if (*last != p->sample_seq) {
-		*last = p->sample_seq;
-		e->children += period;
-		*added = e;
-	}
-	return 0;
+	return true;
 }
 
 /* The chain from frame `from` towards the leaf (caller order) or the root
  * (callee order); from == n means the whole chain. */
-static int append_chain(struct hist_part *p, struct pk_hist_entry *e,
+static int append_chain(const struct pk_hist *h, struct pki_arena *a, struct pk_hist_entry *e,
 			const struct pk_frame *frames, size_t n, size_t from, uint64_t period)
 {
-	struct pk_hist *h = p->h;
-
 	if (!n)
-		return pki_callchain_append(p->trees, &e->callchain, frames, 0, 0, 1, period);
+		return pki_callchain_append(a, &e->callchain, frames, 0, 0, 1, period);
 	if (h->callchain == PK_CALLCHAIN_CALLER)
-		return pki_callchain_append(p->trees, &e->callchain, frames, from == n ? n - 1 : from,
+		return pki_callchain_append(a, &e->callchain, frames, from == n ? n - 1 : from,
 					    from == n ? n : from + 1, -1, period);
 	if (from == n)
 		from = 0;
-	return pki_callchain_append(p->trees, &e->callchain, frames, from, n - from, 1, period);
+	return pki_callchain_append(a, &e->callchain, frames, from, n - from, 1, period);
 }
 
 /* The worker's half: one resolved sample into the stack table. */
@@ -359,43 +336,82 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	return pki_pipe_commit(&h->pipe, (uint32_t)n);
 }
 
-/* A stack's samples into the histogram, as one sample of their summed
- * period. */
-static int add_stack(struct hist_part *p, const struct pki_stack *st)
+/* A stack's locations in perf's order: the sample's, then (children)
+ * its callchain's in the tree's order; fn gets each key that passes the
+ * filters, with its frame (n for the sample's own). */
+struct walk {
+	const struct pki_stack *st;
+	struct pk_frame *frames;
+	size_t n;
+};
+
+typedef int walk_fn(void *arg, const struct walk *w, const struct pk_hist_entry *key,
+		    uint32_t pos, size_t from);
+
+static int walk_stack(struct pk_hist *h, const struct pki_stack *st, struct pk_frame *frames,
+		      walk_fn *fn, void *arg)
 {
-	struct pk_hist *h = p->h;
-	struct hist_event *he = &p->events[st->attr->index];
-	struct pk_frame *frames = p->frames;
 	struct pk_session_sample ev = {.attr = st->attr, .thread = st->first_thread,
 				       .loc = *pki_stacks_loc(&h->stacks, st)};
-	size_t n = pki_stacks_frames(&h->stacks, st, frames, MAX_FRAMES);
-	struct pk_hist_entry *e;
+	struct walk w = {.st = st, .frames = frames};
+	struct pk_hist_entry key;
 	char level;
-	int err;
+	int err = 0;
 
+	w.n = pki_stacks_frames(&h->stacks, st, frames, MAX_FRAMES);
 	ev.sample.cpu = st->first_cpu;
 	if (!pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(ev.thread),
 				    pk_thread_tid(ev.thread)))
 		return 0;
-	err = add_location(p, he, st->comm, &ev, &ev.loc, st->period, st->count, 0, NULL, &e);
-	if (err || (!h->children && !h->callchain))
-		return err;
-	if (h->callchain && e)
-		err = append_chain(p, e, frames, n, n, st->period);
+	if (location_key(h, st->comm, &ev, &ev.loc, 0, NULL, &key))
+		err = fn(arg, &w, &key, 0, w.n);
 	if (err || !h->children)
 		return err;
 	level = ev.loc.cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
 	/* perf walks the chain in the tree's order: with recursion, the
 	 * first occurrence that way gets the chain */
-	for (size_t j = 0; j < n && !err; j++) {
-		size_t i = h->callchain != PK_CALLCHAIN_CALLEE ? n - 1 - j : j;
+	for (size_t j = 0; j < w.n && !err; j++) {
+		size_t i = h->callchain != PK_CALLCHAIN_CALLEE ? w.n - 1 - j : j;
 
-		err = add_location(p, he, st->comm, &ev, &frames[i].loc, st->period, 0,
-				   (uint32_t)j + 1, &level, &e);
-		if (!err && e && h->callchain)
-			err = append_chain(p, e, frames, n, i, st->period);
+		if (location_key(h, st->comm, &ev, &frames[i].loc, (uint32_t)j + 1, &level, &key))
+			err = fn(arg, &w, &key, (uint32_t)j + 1, i);
 	}
 	return err;
+}
+
+/* One key of a stack into this part's entries (when it owns it). */
+static int part_key(void *arg, const struct walk *w, const struct pk_hist_entry *key,
+		    uint32_t pos, size_t from)
+{
+	struct hist_part *p = arg;
+	struct pk_hist *h = p->h;
+	struct hist_event *he = &p->events[w->st->attr->index];
+	uint64_t *last, hash = entry_hash(h, key);
+	struct pk_hist_entry *e;
+
+	if (p->nr > 1 && (hash >> 63) != p->id)
+		return 0;	/* another part's entry */
+	e = findnew(h, he, key, hash, (p->sample_seq << 8) | pos, &last);
+	if (!e)
+		return -ENOMEM;
+	if (!pos) {
+		e->self += w->st->period;
+		e->nr_samples += w->st->count;
+	}
+	if (*last == p->sample_seq)
+		return 0;
+	*last = p->sample_seq;
+	e->children += w->st->period;
+	if (!h->callchain)
+		return 0;
+	return append_chain(h, p->trees, e, w->frames, w->n, from, w->st->period);
+}
+
+/* A stack's samples into the histogram, as one sample of their summed
+ * period. */
+static int add_stack(struct hist_part *p, const struct pki_stack *st)
+{
+	return walk_stack(p->h, st, p->frames, part_key, p);
 }
 
 static void *part_walk(void *arg)

@@ -293,3 +293,60 @@ void pki_callchain_sort(struct pk_callchain_node *n)
 	if (n)
 		sort_tree(n);
 }
+
+/* A child of n equal to c, found without the lookup keys: those no longer
+ * follow the children once a tree is sorted. */
+static struct cc_node *merge_child(struct pki_arena *a, struct cc_node *n,
+				   const struct pk_callchain_node *c)
+{
+	struct pk_location loc = {.dso = c->dso, .sym = c->sym, .ip = c->ip};
+	struct cc_node *m;
+
+	for (uint32_t i = 0; i < n->pub.nr_children; i++)
+		if (same_frame(n->pub.children[i], &loc))
+			return (struct cc_node *)n->pub.children[i];
+	m = arena_alloc(a, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->pub.sym = c->sym;
+	m->pub.dso = c->dso;
+	m->pub.ip = c->ip;
+	m->pub.parent = &n->pub;
+	/* keys are only read by child_of(), never again for this tree */
+	if (add_child(a, n, m, frame_key(c->sym, c->ip)))
+		return NULL;
+	return m;
+}
+
+static int merge_into(struct pki_arena *a, struct cc_node *d, const struct pk_callchain_node *s)
+{
+	d->pub.hit += s->hit;
+	d->pub.children_hit += s->children_hit;
+	for (uint32_t i = 0; i < s->nr_children; i++) {
+		struct cc_node *m = merge_child(a, d, s->children[i]);
+
+		if (!m || merge_into(a, m, s->children[i]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pki_callchain_merge(struct pki_arena *a, struct pk_callchain_node **dst,
+			const struct pk_callchain_node *src)
+{
+	struct cc_node *d = (struct cc_node *)*dst;
+	int err;
+
+	if (!d) {
+		d = arena_alloc(a, sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		*dst = &d->pub;
+	}
+	if (src->max_depth > d->pub.max_depth)
+		d->pub.max_depth = src->max_depth;
+	err = merge_into(a, d, src);
+	if (!err)
+		sort_tree(&d->pub);
+	return err;
+}

@@ -81,6 +81,10 @@ int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
 int pki_callchain_sort_begin(struct pk_session *s);
 void pki_callchain_sort(struct pk_callchain_node *n);
 void pki_callchain_sort_end(void);
+/* Add the tree src into *dst (created when NULL); the result is sorted
+ * again, between pki_callchain_sort_begin() and _end(). */
+int pki_callchain_merge(struct pki_arena *a, struct pk_callchain_node **dst,
+			const struct pk_callchain_node *src);
 /* Frees every tree built in the arena. */
 void pki_arena_free(struct pki_arena *a);
 
@@ -96,6 +100,14 @@ struct pki_stack {
 	uint32_t first_cpu;
 	uint32_t loc;			/* the sample ip's location (index) */
 	uint32_t leaf;			/* its callchain: a trie node, 0 = none */
+	bool unresolved;		/* a location without a symbol in it */
+};
+
+/* Samples of one stack in a row, with the same period. */
+struct pki_stack_run {
+	uint32_t stack;
+	uint32_t nr;
+	uint64_t period;
 };
 
 struct pki_stack_node {
@@ -132,6 +144,14 @@ struct pki_stacks {
 	struct pki_stack_node *nodes;	/* the callchain trie */
 	size_t nr_nodes, alloc_nodes;
 	struct pki_idtab node_tab;
+	/* the samples' order, for replaying perf's lookups: the first sample
+	 * of every stack and, by log_mode, every sample of stacks with an
+	 * unresolved location (1; its callchain's too when log_frames) or
+	 * every sample (2) */
+	int log_mode;
+	bool log_frames;
+	struct pki_stack_run *log;
+	size_t nr_log, alloc_log;
 };
 
 /* Add a sample (k: attr, comm, thread, cpu, first_*, period, count) at loc
@@ -209,5 +229,38 @@ void pki_groups_free(struct pki_groups *g);
 /* Members of the group attr idx leads; 1 for a member or a lone event. */
 uint32_t pki_groups_size(const struct pki_groups *g, uint32_t idx);
 bool pki_groups_is_member(const struct pki_groups *g, uint32_t idx);
+
+/* perf's input tree, replayed search by search (hist_itree.c); keys
+ * compared with pki_hist_perf_cmp(). */
+struct pki_itree {
+	struct pk_hist_entry *keys;	/* the nodes, in insertion order */
+	uint32_t *left, *right, *parent;
+	bool *red;
+	uint32_t root;
+	size_t n, alloc;
+	uint64_t version;		/* insertions so far */
+};
+
+void pki_itree_init(struct pki_itree *t);
+/* perf's lookup of key: the node it finds, else key is inserted where the
+ * lookup ended (*inserted).  -ENOMEM on failure. */
+int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, bool *inserted);
+/* The nodes in tree order into out (t->n of them). */
+int pki_itree_inorder(const struct pki_itree *t, uint32_t *out);
+void pki_itree_free(struct pki_itree *t);
+
+/* The sort keys pki_hist_perf_cmp() compares (this thread's). */
+void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys);
+/* perf's grouping comparison, called as perf does: (existing, new). */
+int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r);
+/* Add src's values and call tree to dst. */
+int pki_hist_entry_merge(struct pki_arena *a, struct pk_hist_entry *dst,
+			 const struct pk_hist_entry *src);
+/* v in the order of perf's input tree (replayed): through the collapsed
+ * tree when the keys need it (merging what it finds equal, *n shrinks),
+ * then the output order. */
+int pki_hist_sort_replayed(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n,
+			   const enum pk_hist_key *keys, uint32_t nr_keys, bool children,
+			   int callchain);
 
 #endif

@@ -371,6 +371,16 @@ static void set_ctx(const enum pk_hist_key *keys, uint32_t nr_keys, bool childre
 	ctx.nr_members = nr_members;
 }
 
+void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys)
+{
+	set_ctx(keys, nr_keys, false, PK_CALLCHAIN_NONE, 1);
+}
+
+int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r)
+{
+	return perf_entry_cmp(l, r);
+}
+
 /* perf only builds the collapsed tree when a sort key asks for it: of
  * ours, comm */
 int pki_hist_grouping_passes(const enum pk_hist_key *keys, uint32_t nr_keys)

@@ -240,6 +240,32 @@ static bool stack_same(const struct pki_stack *a, const struct pki_stack *k)
 	       a->leaf == k->leaf;
 }
 
+/* The sample's place in the log (pki_stacks.log). */
+static int log_sample(struct pki_stacks *t, uint32_t id, uint64_t period)
+{
+	struct pki_stack_run *r = t->nr_log ? &t->log[t->nr_log - 1] : NULL;
+
+	if (r && r->stack == id && r->period == period && r->nr < UINT32_MAX) {
+		r->nr++;
+		return 0;
+	}
+	if (grow_array((void **)&t->log, &t->alloc_log, t->nr_log, sizeof(*t->log)))
+		return -ENOMEM;
+	t->log[t->nr_log++] = (struct pki_stack_run){.stack = id, .nr = 1, .period = period};
+	return 0;
+}
+
+static bool has_unresolved(const struct pki_stacks *t, const struct pk_location *loc,
+			   const struct pk_frame *frames, size_t n)
+{
+	if (!loc->sym)
+		return true;
+	for (size_t i = 0; t->log_frames && i < n; i++)
+		if (!frames[i].loc.sym)
+			return true;
+	return false;
+}
+
 int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_location *loc,
 		   const struct pk_frame *frames, size_t nr_frames)
 {
@@ -265,6 +291,8 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 		if (slot_tag_is(slot, k->hash) && stack_same(s, k)) {
 			s->period += k->period;
 			s->count += k->count;
+			if (t->log_mode == 2 || (t->log_mode == 1 && s->unresolved))
+				return log_sample(t, slot_id(slot), k->period);
 			return 0;
 		}
 	}
@@ -273,8 +301,9 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 	/* first_thread and first_cpu are not part of the key: they stay those
 	 * of the first sample, as the entries' do */
 	t->v[t->nr] = *k;
+	t->v[t->nr].unresolved = t->log_mode && has_unresolved(t, loc, frames, nr_frames);
 	t->stack_tab.slots[j] = slot_make(k->hash, (uint32_t)t->nr++);
-	return 0;
+	return t->log_mode ? log_sample(t, (uint32_t)t->nr - 1, k->period) : 0;
 }
 
 const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struct pki_stack *s)
@@ -302,5 +331,6 @@ void pki_stacks_free(struct pki_stacks *t)
 	free(t->loc_tab.slots);
 	free(t->nodes);
 	free(t->node_tab.slots);
+	free(t->log);
 	memset(t, 0, sizeof(*t));
 }
