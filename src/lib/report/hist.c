@@ -23,9 +23,14 @@ struct hist_event {
 	size_t nr, alloc;
 	uint32_t *slots;	/* entry index + 1, open addressing */
 	size_t nr_slots;
+	struct replay *rp;		/* perf's input tree, replayed */
+	uint32_t *order;		/* its entries in that tree's order */
+	uint64_t nr_order;
 	struct pk_hist_member *members;	/* pub.members */
 	struct pk_hist_value *values;	/* the entries' members, in groups */
 };
+
+struct replay;
 
 struct pk_hist {
 	struct hist_event *events;	/* by attr index */
@@ -466,7 +471,509 @@ static int merge_event(struct pk_hist *h, struct hist_part *parts, unsigned nr, 
 	return 0;
 }
 
+/*
+ * perf's input tree, lookup by lookup (see hist_itree.c).  Entries are
+ * built from stacks, each adding its samples at once; here the samples are
+ * replayed in their order (pki_stacks.log), each looking its keys up in
+ * the tree as perf does.  A key's first lookup creates its entry (its
+ * primary node, the entry the stacks build); a lookup of an unresolved key
+ * (any key when resolved ones can be misplaced too) may miss it and create
+ * a duplicate, or land in one.  Such samples are taken out of their
+ * stacks and added one by one afterwards, where they landed.  A key whose
+ * tree has not changed since its last lookup lands where it did then.
+ */
+struct rp_key {
+	uint32_t prim;			/* primary index */
+	bool search;
+	char level;
+};
+
+struct rp_event {
+	struct pki_itree t;
+	uint32_t *node_idx;		/* per node: primary index, or dup | DUP */
+	size_t alloc_idx;
+	uint32_t *prim_node;		/* per primary: its node */
+	uint64_t *ver;			/* per primary: tree version at last lookup */
+	uint32_t *last;			/* per primary: node of that lookup */
+	uint64_t *stamp;		/* per primary: occurrence that looked it up */
+	size_t nr_prim, alloc_prim;
+	uint32_t *slots;		/* primary + 1 by key hash */
+	size_t nr_slots;
+	uint32_t nr_dups;
+	bool broken;			/* a first lookup found another key */
+};
+
+#define DUP 0x80000000u
+
+/* A sample that landed elsewhere than its stack's entries. */
+struct rp_exc {
+	uint32_t stack;
+	uint64_t period;
+	size_t first, nr;		/* its redirections */
+};
+
+struct rp_redir {
+	uint32_t ordinal;		/* the key's place in the sample's walk */
+	uint32_t node;
+};
+
+struct replay {
+	struct rp_event *ev;		/* by attr index */
+	uint32_t nr_ev;
+	struct rp_exc *exc;
+	size_t nr_exc, alloc_exc;
+	struct rp_redir *redir;
+	size_t nr_redir, alloc_redir;
+	struct rp_key *pool;		/* keys of stacks looked up again */
+	size_t nr_pool, alloc_pool;
+	uint32_t *seq_off, *seq_len;	/* per stack: its keys in pool */
+	uint64_t occ;			/* samples replayed, + 1 */
+	uint32_t ordinal;		/* keys of the current sample */
+	bool all;			/* resolved keys can be misplaced too */
+	size_t redir_mark;
+};
+
+static int grow(void **v, size_t *alloc, size_t nr, size_t elem)
+{
+	size_t n = *alloc ? *alloc * 2 : 256;
+	void *p;
+
+	if (nr < *alloc)
+		return 0;
+	p = realloc(*v, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*alloc = n;
+	return 0;
+}
+
+static int rp_node_idx(struct rp_event *re, uint32_t node, uint32_t idx)
+{
+	if (node >= re->alloc_idx) {
+		size_t n = re->t.alloc > node ? re->t.alloc : (size_t)node + 1;
+		uint32_t *v = realloc(re->node_idx, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		re->node_idx = v;
+		re->alloc_idx = n;
+	}
+	re->node_idx[node] = idx;
+	return 0;
+}
+
+static int rp_grow_prim(struct rp_event *re)
+{
+	size_t n = re->alloc_prim ? re->alloc_prim * 2 : 256;
+	uint32_t *pn, *last;
+	uint64_t *ver, *stamp;
+
+	if (re->nr_prim < re->alloc_prim)
+		return 0;
+	pn = realloc(re->prim_node, n * sizeof(*pn));
+	if (pn)
+		re->prim_node = pn;
+	last = realloc(re->last, n * sizeof(*last));
+	if (last)
+		re->last = last;
+	ver = realloc(re->ver, n * sizeof(*ver));
+	if (ver)
+		re->ver = ver;
+	stamp = realloc(re->stamp, n * sizeof(*stamp));
+	if (stamp)
+		re->stamp = stamp;
+	if (!pn || !last || !ver || !stamp)
+		return -ENOMEM;
+	re->alloc_prim = n;
+	return 0;
+}
+
+static int rp_slots(struct pk_hist *h, struct rp_event *re)
+{
+	size_t n = re->nr_slots ? re->nr_slots * 2 : 1024;
+	uint32_t *slots;
+
+	if ((re->nr_prim + 1) * 2 <= re->nr_slots)
+		return 0;
+	slots = calloc(n, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < re->nr_prim; i++) {
+		size_t j = entry_hash(h, &re->t.keys[re->prim_node[i]]) & (n - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(re->slots);
+	re->slots = slots;
+	re->nr_slots = n;
+	return 0;
+}
+
+/* The primary of key, or its slot (*slot) when it has none. */
+static int64_t rp_lookup(struct pk_hist *h, struct rp_event *re, const struct pk_hist_entry *key,
+			 size_t *slot)
+{
+	size_t j;
+
+	if (rp_slots(h, re))
+		return -ENOMEM;
+	for (j = entry_hash(h, key) & (re->nr_slots - 1); re->slots[j];
+	     j = (j + 1) & (re->nr_slots - 1)) {
+		uint32_t i = re->slots[j] - 1;
+
+		if (entry_same(h, &re->t.keys[re->prim_node[i]], key))
+			return i;
+	}
+	*slot = j;
+	return -1;
+}
+
+/* A key's first lookup: its primary node. */
+static int64_t rp_new_prim(struct rp_event *re, const struct pk_hist_entry *key, size_t slot)
+{
+	bool ins;
+	int64_t node = pki_itree_findnew(&re->t, key, &ins);
+	size_t i = re->nr_prim;
+
+	if (node < 0)
+		return node;
+	if (!ins)
+		re->broken = true;
+	if (rp_grow_prim(re))
+		return -ENOMEM;
+	if (ins && rp_node_idx(re, (uint32_t)node, (uint32_t)i))
+		return -ENOMEM;
+	re->prim_node[i] = (uint32_t)node;
+	re->ver[i] = re->t.version;
+	re->last[i] = (uint32_t)node;
+	re->stamp[i] = 0;
+	re->slots[slot] = (uint32_t)++re->nr_prim;
+	return (int64_t)i;
+}
+
+/* A later lookup of primary i's key: the node it lands in. */
+static int64_t rp_search(struct rp_event *re, uint32_t i, char level)
+{
+	struct pk_hist_entry key;
+	bool ins;
+	int64_t node;
+
+	if (re->ver[i] == re->t.version)
+		return re->last[i];
+	key = re->t.keys[re->prim_node[i]];
+	key.level = level;
+	node = pki_itree_findnew(&re->t, &key, &ins);
+	if (node < 0)
+		return node;
+	if (ins && rp_node_idx(re, (uint32_t)node, DUP | re->nr_dups++))
+		return -ENOMEM;
+	re->ver[i] = re->t.version;
+	re->last[i] = (uint32_t)node;
+	return node;
+}
+
+/* One key of the current sample, in its walk. */
+static int rp_key(struct replay *rp, struct rp_event *re, const struct rp_key *k)
+{
+	int64_t node;
+	uint32_t ordinal;
+
+	if (re->stamp[k->prim] == rp->occ)
+		return 0;	/* perf looks a key up once a sample */
+	re->stamp[k->prim] = rp->occ;
+	ordinal = rp->ordinal++;
+	node = k->search ? rp_search(re, k->prim, k->level) : re->prim_node[k->prim];
+	if (node < 0)
+		return (int)node;
+	if ((uint32_t)node == re->prim_node[k->prim])
+		return 0;
+	if (grow((void **)&rp->redir, &rp->alloc_redir, rp->nr_redir, sizeof(*rp->redir)))
+		return -ENOMEM;
+	rp->redir[rp->nr_redir++] = (struct rp_redir){ordinal, (uint32_t)node};
+	return 0;
+}
+
+struct rp_walk {
+	struct pk_hist *h;
+	struct replay *rp;
+	bool keep;			/* the stack is replayed again */
+};
+
+/* A stack's first sample: keys are found (or created) by their value. */
+static int rp_first_key(void *arg, const struct walk *w, const struct pk_hist_entry *key,
+			uint32_t pos, size_t from)
+{
+	struct rp_walk *rw = arg;
+	struct replay *rp = rw->rp;
+	struct rp_event *re = &rp->ev[w->st->attr->index];
+	struct rp_key k = {.level = key->level};
+	size_t slot = 0;
+	int64_t i = rp_lookup(rw->h, re, key, &slot);
+
+	(void)pos;
+	(void)from;
+	k.search = rp->all || !key->sym;
+	if (i == -1) {
+		i = rp_new_prim(re, key, slot);
+		if (i < 0)
+			return (int)i;
+		k.search = false;	/* created: nothing to look up */
+		re->stamp[i] = rp->occ;
+		rp->ordinal++;
+	} else if (i < 0) {
+		return (int)i;
+	} else {
+		k.prim = (uint32_t)i;
+		if (re->stamp[i] == rp->occ)
+			return 0;
+		if (rp_key(rp, re, &k))
+			return -ENOMEM;
+	}
+	if (!rw->keep)
+		return 0;
+	/* later samples look it up when it may land elsewhere */
+	k.prim = (uint32_t)i;
+	k.search = rp->all || !key->sym;
+	if (grow((void **)&rp->pool, &rp->alloc_pool, rp->nr_pool, sizeof(*rp->pool)))
+		return -ENOMEM;
+	rp->pool[rp->nr_pool++] = k;
+	return 0;
+}
+
+/* The end of a sample: when it landed elsewhere, it leaves its stack. */
+static int rp_end_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t period)
+{
+	struct pki_stack *st = &h->stacks.v[s];
+
+	if (rp->nr_redir == rp->redir_mark)
+		return 0;
+	if (grow((void **)&rp->exc, &rp->alloc_exc, rp->nr_exc, sizeof(*rp->exc)))
+		return -ENOMEM;
+	rp->exc[rp->nr_exc++] = (struct rp_exc){s, period, rp->redir_mark,
+						rp->nr_redir - rp->redir_mark};
+	rp->redir_mark = rp->nr_redir;
+	st->period -= period;
+	st->count--;
+	return 0;
+}
+
+static int rp_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t period,
+		     bool first, struct pk_frame *frames)
+{
+	struct pki_stack *st = &h->stacks.v[s];
+	struct rp_event *re = &rp->ev[st->attr->index];
+	int err = 0;
+
+	rp->occ++;
+	rp->ordinal = 0;
+	if (first) {
+		struct rp_walk rw = {h, rp, rp->all || st->unresolved};
+
+		rp->seq_off[s] = (uint32_t)rp->nr_pool;
+		err = walk_stack(h, st, frames, rp_first_key, &rw);
+		rp->seq_len[s] = (uint32_t)(rp->nr_pool - rp->seq_off[s]);
+	} else {
+		for (uint32_t k = 0; k < rp->seq_len[s] && !err; k++) {
+			err = rp_key(rp, re, &rp->pool[rp->seq_off[s] + k]);
+		}
+	}
+	return err ? err : rp_end_sample(h, rp, s, period);
+}
+
+static int rp_run(struct pk_hist *h, struct replay *rp)
+{
+	struct pk_frame *frames = calloc(MAX_FRAMES, sizeof(*frames));
+	size_t n = h->stacks.nr ? h->stacks.nr : 1;
+	uint32_t next = 0;
+	int err = 0;
+
+	rp->ev = calloc(h->nr_events_alloc ? h->nr_events_alloc : 1, sizeof(*rp->ev));
+	rp->seq_off = calloc(n, sizeof(uint32_t));
+	rp->seq_len = calloc(n, sizeof(uint32_t));
+	if (!frames || !rp->ev || !rp->seq_off || !rp->seq_len || h->stacks.nr >= UINT32_MAX)
+		err = -ENOMEM;
+	rp->nr_ev = h->nr_events_alloc;
+	for (uint32_t i = 0; i < rp->nr_ev; i++)
+		pki_itree_init(&rp->ev[i].t);
+	pki_hist_set_keys(h->keys, h->nr_keys);
+	for (size_t r = 0; r < h->stacks.nr_log && !err; r++) {
+		const struct pki_stack_run *run = &h->stacks.log[r];
+
+		for (uint32_t k = 0; k < run->nr && !err; k++) {
+			bool first = run->stack == next;
+
+			next += first;
+			err = rp_sample(h, rp, run->stack, run->period, first, frames);
+		}
+	}
+	free(frames);
+	return err;
+}
+
+/* The entry a node stands for: primaries are the stacks' entries in
+ * creation order, duplicates come after them. */
+static uint32_t rp_entry(const struct rp_event *re, uint32_t node)
+{
+	uint32_t v = re->node_idx[node];
+
+	return v & DUP ? (uint32_t)re->nr_prim + (v & ~DUP) : v;
+}
+
+static bool rp_usable(const struct rp_event *re, const struct hist_event *he)
+{
+	return !re->broken && re->nr_prim == he->nr && re->t.n == re->nr_prim + re->nr_dups;
+}
+
+/* The duplicates as entries, and the tree's order of them all. */
+static int rp_entries(struct pk_hist *h, struct rp_event *re, struct hist_event *he)
+{
+	size_t n = re->t.n;
+	struct pk_hist_entry *v;
+	uint32_t *order;
+
+	if (!rp_usable(re, he) || !n)
+		return 0;
+	v = realloc(he->v, n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	he->v = v;
+	he->alloc = n;
+	for (uint32_t node = 0; node < n; node++) {
+		struct pk_hist_entry *e;
+
+		if (!(re->node_idx[node] & DUP))
+			continue;
+		e = &v[rp_entry(re, node)];
+		*e = re->t.keys[node];
+		e->self = e->children = e->nr_samples = 0;
+		e->callchain = NULL;
+	}
+	he->nr = n;
+	order = malloc(n * sizeof(*order));
+	if (!order || pki_itree_inorder(&re->t, order)) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++)
+		order[k] = rp_entry(re, order[k]);
+	he->order = order;
+	he->nr_order = n;
+	(void)h;
+	return 0;
+}
+
+struct rp_apply {
+	struct pk_hist *h;
+	struct replay *rp;
+	const struct rp_exc *exc;
+};
+
+/* One key of a sample taken out of its stack, where perf put it. */
+static int rp_apply_key(void *arg, const struct walk *w, const struct pk_hist_entry *key,
+			uint32_t pos, size_t from)
+{
+	struct rp_apply *ap = arg;
+	struct replay *rp = ap->rp;
+	struct rp_event *re = &rp->ev[w->st->attr->index];
+	struct hist_event *he = &ap->h->events[w->st->attr->index];
+	uint64_t period = ap->exc->period;
+	struct pk_hist_entry *e;
+	size_t slot;
+	int64_t i = rp_lookup(ap->h, re, key, &slot);
+	uint32_t ordinal, idx;
+
+	if (i < 0)
+		return i == -1 ? -EINVAL : (int)i;
+	if (re->stamp[i] == rp->occ)
+		return 0;
+	re->stamp[i] = rp->occ;
+	ordinal = rp->ordinal++;
+	idx = (uint32_t)i;
+	for (size_t r = 0; r < ap->exc->nr && he->order; r++) {
+		const struct rp_redir *d = &rp->redir[ap->exc->first + r];
+
+		if (d->ordinal == ordinal)
+			idx = rp_entry(re, d->node);
+	}
+	if (idx >= he->nr)
+		return -EINVAL;
+	e = &he->v[idx];
+	if (!pos) {
+		e->self += period;
+		e->nr_samples++;
+	}
+	e->children += period;
+	if (!ap->h->callchain)
+		return 0;
+	return append_chain(ap->h, &ap->h->trees[0], e, w->frames, w->n, from, period);
+}
+
+static int rp_apply(struct pk_hist *h, struct replay *rp)
+{
+	struct pk_frame *frames = calloc(MAX_FRAMES, sizeof(*frames));
+	int err = frames ? 0 : -ENOMEM;
+
+	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
+		err = rp_entries(h, &rp->ev[i], &h->events[i]);
+	for (size_t x = 0; x < rp->nr_exc && !err; x++) {
+		struct rp_apply ap = {h, rp, &rp->exc[x]};
+
+		rp->occ++;
+		rp->ordinal = 0;
+		err = walk_stack(h, &h->stacks.v[rp->exc[x].stack], frames, rp_apply_key, &ap);
+	}
+	free(frames);
+	return err;
+}
+
+static void rp_free(struct replay *rp)
+{
+	for (uint32_t i = 0; rp->ev && i < rp->nr_ev; i++) {
+		struct rp_event *re = &rp->ev[i];
+
+		pki_itree_free(&re->t);
+		free(re->node_idx);
+		free(re->prim_node);
+		free(re->ver);
+		free(re->last);
+		free(re->stamp);
+		free(re->slots);
+	}
+	free(rp->ev);
+	free(rp->exc);
+	free(rp->redir);
+	free(rp->pool);
+	free(rp->seq_off);
+	free(rp->seq_len);
+}
+
+/* perf's lookups replayed before the stacks build the entries (which
+ * then miss the samples that landed elsewhere), those samples added
+ * after. */
+static int build_entries(struct pk_hist *h);
+
 static int add_stacks(struct pk_hist *h)
+{
+	struct replay rp = {0};
+	int err = 0;
+
+	if (!h->stacks.log_mode)
+		return build_entries(h);
+	rp.all = h->stacks.log_mode == 2;
+	err = rp_run(h, &rp);
+	if (!err)
+		err = build_entries(h);
+	if (!err)
+		err = rp_apply(h, &rp);
+	rp_free(&rp);
+	pki_stacks_free(&h->stacks);
+	return err;
+}
+
+static int build_entries(struct pk_hist *h)
 {
 	unsigned nr = h->nr_threads == 1 || h->stacks.nr < 1024 ? 1 : NR_PARTS;
 	struct hist_part parts[NR_PARTS] = {0};
@@ -501,7 +1008,6 @@ static int add_stacks(struct pk_hist *h)
 		err = merge_event(h, parts, nr, i);
 	for (unsigned k = 0; k < nr; k++)
 		part_free(&parts[k]);
-	pki_stacks_free(&h->stacks);
 	return err;
 }
 
@@ -556,6 +1062,26 @@ static int sort_group(struct pk_hist *h, uint32_t lead, uint32_t nr)
 	return 0;
 }
 
+/* Entries in the order of perf's input tree as replayed, then sorted
+ * on from there. */
+static int sort_replayed(struct pk_hist *h, struct hist_event *he)
+{
+	struct pk_hist_entry *v = malloc((he->nr_order ? he->nr_order : 1) * sizeof(*v));
+	uint64_t n = he->nr_order;
+	int err;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint64_t k = 0; k < n; k++)
+		v[k] = he->v[he->order[k]];
+	free(he->v);
+	he->v = v;
+	err = pki_hist_sort_replayed(&h->trees[0], v, &n, h->keys, h->nr_keys, h->children,
+				     h->callchain);
+	he->nr = n;
+	return err;
+}
+
 static int finish_event(struct pk_hist *h, uint32_t i)
 {
 	struct hist_event *he = &h->events[i];
@@ -565,6 +1091,8 @@ static int finish_event(struct pk_hist *h, uint32_t i)
 	/* the call trees are sorted already (sort_all_trees) */
 	if (nr > 1)
 		err = sort_group(h, i, nr);
+	else if (he->order)
+		err = sort_replayed(h, he);
 	else
 		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children, h->callchain);
 	if (!err)
@@ -662,6 +1190,26 @@ static int set_keys(struct pk_hist *h, const struct pk_hist_opts *opts)
 	return 0;
 }
 
+/* perf's comparison of unresolved symbols is no total order: its lookups
+ * are replayed when the symbol is a key.  With the DSO compared before
+ * it, only unresolved keys can miss their entry; else any can. */
+static void set_replay(struct pk_hist *h)
+{
+	for (uint32_t i = 0; i < h->nr_keys; i++) {
+		if (h->keys[i] == PK_HIST_KEY_DSO) {
+			h->stacks.log_mode = 1;
+			break;
+		}
+		if (h->keys[i] == PK_HIST_KEY_SYM) {
+			h->stacks.log_mode = 2;
+			break;
+		}
+	}
+	if (!has_key(h, PK_HIST_KEY_SYM))
+		h->stacks.log_mode = 0;
+	h->stacks.log_frames = h->children;
+}
+
 int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hist_opts *opts)
 {
 	struct pk_hist_opts o = {.sz = sizeof(o)};
@@ -681,6 +1229,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->callchain = o.callchain;
 	h->nr_threads = o.nr_threads;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
+	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, h);
 	if (err)
 		goto fail;
@@ -695,6 +1244,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	if (err < 0)
 		goto fail;
 	err = add_stacks(h);
+	pki_stacks_free(&h->stacks);
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);
@@ -728,6 +1278,7 @@ void pk_hist_free(struct pk_hist *h)
 		free(h->events[i].members);
 		free(h->events[i].values);
 		free(h->events[i].created);
+		free(h->events[i].order);
 	}
 	pki_pipe_free(&h->pipe);
 	free(h->events);
