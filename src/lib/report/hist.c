@@ -483,6 +483,7 @@ static int merge_event(struct pk_hist *h, struct hist_part *parts, unsigned nr, 
  * tree has not changed since its last lookup lands where it did then.
  */
 struct rp_key {
+	const struct pk_dso *dso;	/* the sample's, perf moves its entry there */
 	uint32_t prim;			/* primary index */
 	bool search;
 	char level;
@@ -655,21 +656,29 @@ static int64_t rp_new_prim(struct rp_event *re, const struct pk_hist_entry *key,
 }
 
 /* A later lookup of primary i's key: the node it lands in. */
-static int64_t rp_search(struct rp_event *re, uint32_t i, char level)
+static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 {
 	struct pk_hist_entry key;
+	uint32_t i = k->prim;
 	bool ins;
 	int64_t node;
 
-	if (re->ver[i] == re->t.version)
+	if (re->ver[i] == re->t.version && re->t.keys[re->last[i]].dso == k->dso)
 		return re->last[i];
 	key = re->t.keys[re->prim_node[i]];
-	key.level = level;
+	key.level = k->level;
+	key.dso = k->dso;
 	node = pki_itree_findnew(&re->t, &key, &ins);
 	if (node < 0)
 		return node;
 	if (ins && rp_node_idx(re, (uint32_t)node, DUP | re->nr_dups++))
 		return -ENOMEM;
+	if (!ins && re->t.keys[node].dso != k->dso) {
+		/* perf's entry takes the map of the sample that found it,
+		 * and with it its place in later comparisons */
+		re->t.keys[node].dso = k->dso;
+		re->t.version++;
+	}
 	re->ver[i] = re->t.version;
 	re->last[i] = (uint32_t)node;
 	return node;
@@ -685,7 +694,7 @@ static int rp_key(struct replay *rp, struct rp_event *re, const struct rp_key *k
 		return 0;	/* perf looks a key up once a sample */
 	re->stamp[k->prim] = rp->occ;
 	ordinal = rp->ordinal++;
-	node = k->search ? rp_search(re, k->prim, k->level) : re->prim_node[k->prim];
+	node = k->search ? rp_search(re, k) : re->prim_node[k->prim];
 	if (node < 0)
 		return (int)node;
 	if ((uint32_t)node == re->prim_node[k->prim])
@@ -709,7 +718,7 @@ static int rp_first_key(void *arg, const struct walk *w, const struct pk_hist_en
 	struct rp_walk *rw = arg;
 	struct replay *rp = rw->rp;
 	struct rp_event *re = &rp->ev[w->st->attr->index];
-	struct rp_key k = {.level = key->level};
+	struct rp_key k = {.dso = key->dso, .level = key->level};
 	size_t slot = 0;
 	int64_t i = rp_lookup(rw->h, re, key, &slot);
 
