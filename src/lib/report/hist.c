@@ -25,6 +25,7 @@ struct hist_event {
 	size_t nr_slots;
 	struct replay *rp;		/* perf's input tree, replayed */
 	uint32_t *order;		/* its entries in that tree's order */
+	uint32_t *node_order;		/* and in the order they entered it */
 	uint64_t nr_order;
 	struct pk_hist_member *members;	/* pub.members */
 	struct pk_hist_value *values;	/* the entries' members, in groups */
@@ -869,6 +870,11 @@ static int rp_entries(struct pk_hist *h, struct rp_event *re, struct hist_event 
 	for (size_t k = 0; k < n; k++)
 		order[k] = rp_entry(re, order[k]);
 	he->order = order;
+	he->node_order = malloc(n * sizeof(*he->node_order));
+	if (!he->node_order)
+		return -ENOMEM;
+	for (uint32_t node = 0; node < n; node++)
+		he->node_order[node] = rp_entry(re, node);
 	he->nr_order = n;
 	(void)h;
 	return 0;
@@ -1046,6 +1052,21 @@ static int set_members(struct pk_hist *h, uint32_t lead, uint32_t nr)
 	return 0;
 }
 
+static int by_node_order(struct hist_event *he)
+{
+	struct pk_hist_entry *v = malloc((he->nr ? he->nr : 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (uint64_t k = 0; k < he->nr; k++)
+		v[k] = he->v[he->node_order[k]];
+	free(he->v);
+	he->v = v;
+	free(he->node_order);
+	he->node_order = NULL;
+	return 0;
+}
+
 /* A group leader's histogram merged with its members' (hist_group.c). */
 static int sort_group(struct pk_hist *h, uint32_t lead, uint32_t nr)
 {
@@ -1058,8 +1079,16 @@ static int sort_group(struct pk_hist *h, uint32_t lead, uint32_t nr)
 	if (!parts)
 		return -ENOMEM;
 	for (uint32_t m = 0; m < nr && lead + m < h->nr_events_alloc; m++) {
-		parts[m].v = h->events[lead + m].v;
-		parts[m].nr = h->events[lead + m].nr;
+		struct hist_event *me = &h->events[lead + m];
+
+		/* with duplicates, in the order they entered perf's tree:
+		 * inserted again that way, they make its shape */
+		if (me->node_order && by_node_order(me)) {
+			free(parts);
+			return -ENOMEM;
+		}
+		parts[m].v = me->v;
+		parts[m].nr = me->nr;
 	}
 	err = pki_hist_group(parts, nr, h->keys, h->nr_keys, h->children, h->callchain, &v, &n,
 			     &he->values);
@@ -1288,6 +1317,7 @@ void pk_hist_free(struct pk_hist *h)
 		free(h->events[i].values);
 		free(h->events[i].created);
 		free(h->events[i].order);
+		free(h->events[i].node_order);
 	}
 	pki_pipe_free(&h->pipe);
 	free(h->events);
