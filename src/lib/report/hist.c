@@ -852,11 +852,13 @@ static int rp_entries(struct pk_hist *h, struct rp_event *re, struct hist_event 
 	he->v = v;
 	he->alloc = n;
 	for (uint32_t node = 0; node < n; node++) {
-		struct pk_hist_entry *e;
+		struct pk_hist_entry *e = &v[rp_entry(re, node)];
 
+		/* perf's entry has the map of its last sample, which its
+		 * later comparisons (group members' lookups) see */
+		e->dso = re->t.keys[node].dso;
 		if (!(re->node_idx[node] & DUP))
 			continue;
-		e = &v[rp_entry(re, node)];
 		*e = re->t.keys[node];
 		e->self = e->children = e->nr_samples = 0;
 		e->callchain = NULL;

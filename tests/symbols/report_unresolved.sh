@@ -1,0 +1,74 @@
+#!/bin/sh
+# perfkit report against perf report --stdio, byte for byte, on a profile
+# with garbage callchain frames: a program built without frame pointers
+# calling into libc from deep recursion, and python3, recorded here with
+# -g.  Unresolved entries far apart compare by the signed difference of
+# their addresses in perf, which is no total order: their order and
+# duplicates depend on perf's lookups, which perfkit replays.  perf's
+# random "# (Tip: ...)" line is dropped before comparing.
+set -u
+command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
+command -v cc >/dev/null 2>&1 || { echo "no C compiler"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "no python3"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/prog.c" <<'PROG'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static int cmp(const void *a, const void *b) { return memcmp(a, b, 8); }
+__attribute__((noinline)) static unsigned long work(int d, char *buf, unsigned long x)
+{
+	if (d > 0)
+		return work(d - 1, buf, x * 31 + (unsigned long)d) + 1;
+	for (int i = 0; i < 4096; i++)
+		buf[i] = (char)(x >> (i & 31)) ^ (char)i;
+	qsort(buf, 512, 8, cmp);
+	snprintf(buf, 64, "%lx %lu", x, x);
+	return strlen(buf) + (memchr(buf, 'z', 4096) != NULL);
+}
+int main(void)
+{
+	char *buf = malloc(4096);
+	unsigned long s = 0;
+	for (int i = 0; i < 60000 && buf; i++)
+		s += work(i % 40, buf, (unsigned long)i * 0x9e3779b97f4a7c15ULL);
+	printf("%lu\n", s & 1);
+	return 0;
+}
+PROG
+cc -O2 -fomit-frame-pointer -o "$tmp/prog" "$tmp/prog.c" || { echo "cc failed"; exit 77; }
+cat >"$tmp/work.py" <<'PY'
+import hashlib, json
+s = 0
+for i in range(60000):
+    s += len(json.dumps({"a": [i, str(i) * 3]}))
+    s += hashlib.sha256(str(i).encode()).digest()[0]
+PY
+perf record -q -g -e cpu-clock -F 4000 -o "$tmp/u.data" -- \
+	sh -c "'$tmp/prog'; python3 '$tmp/work.py'" >/dev/null 2>&1
+[ -s "$tmp/u.data" ] || { echo "perf record failed"; exit 77; }
+
+fail=0 same=0
+for o in "" "-g none" "--sort sym" "--sort dso,sym" "--no-children --sort sym" \
+	"--no-children"; do
+	# shellcheck disable=SC2086
+	perf report -i "$tmp/u.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' >"$tmp/perf"
+	# shellcheck disable=SC2086
+	"$PERFKIT" report -i "$tmp/u.data" --stdio $o >"$tmp/pk" 2>"$tmp/err"
+	if [ ! -s "$tmp/perf" ]; then
+		echo "FAIL [$o]: perf printed nothing"
+		fail=1
+	elif cmp -s "$tmp/perf" "$tmp/pk"; then
+		same=$((same + 1))
+	else
+		echo "FAIL [$o]: $(diff "$tmp/perf" "$tmp/pk" | grep -c '^<') lines differ"
+		diff "$tmp/perf" "$tmp/pk" | head -8
+		head -3 "$tmp/err"
+		fail=1
+	fi
+done
+grep -q '\[unknown\]' "$tmp/perf" || echo "note: no unresolved entries in this recording"
+echo "$same views identical"
+exit $fail
