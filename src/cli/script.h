@@ -32,7 +32,12 @@ enum script_field {
 	SF_CODE_PAGE_SIZE = 1 << 18,
 	SF_BRSTACK = 1 << 19,
 	SF_BRSTACKSYM = 1 << 20,
+	SF_IREGS = 1 << 21,
+	SF_UREGS = 1 << 22,
 };
+
+/* --reltime, --deltatime */
+enum script_time_mode { TIME_ABS, TIME_REL, TIME_DELTA };
 
 /* Side-band records printed between the samples (--show-*-events). */
 enum script_show {
@@ -53,6 +58,7 @@ struct script_event_fmt {
 };
 
 struct obuf;
+struct pk_sample_filter;
 
 struct script_ctx {
 	FILE *out;
@@ -67,6 +73,11 @@ struct script_ctx {
 	size_t trace_len;
 	int data_src_width;		/* widest data_src column so far */
 	unsigned show;			/* enum script_show */
+	size_t max_stack;		/* callchain frames printed */
+	const char *arch;		/* the recording's, for register names */
+	struct pk_sample_filter *filter; /* NULL: every sample */
+	enum script_time_mode time_mode;
+	uint64_t first_time, prev_time;	/* of the lines printed, for time_mode */
 };
 
 /* The columns every line starts with. */
@@ -84,6 +95,8 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 void script_print_brstack(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f);
 void script_print_start(struct script_ctx *c, const struct script_start *st, unsigned f,
 			bool chain);
+/* The iregs or uregs field (script_regs.c). */
+void script_print_regs(struct script_ctx *c, const struct pk_regs *regs, bool swapped);
 /* A non-sample record, when one of the --show-*-events asks for it. */
 void script_print_record(struct script_ctx *c, const struct pk_record *rec);
 

@@ -30,9 +30,28 @@ static void print_sym(struct obuf *o, const struct pk_location *loc, unsigned f)
 	}
 }
 
-static void print_time(struct script_ctx *c, uint64_t t)
+/* --reltime: from the first line printed; --deltatime: from the last one */
+static uint64_t shown_time(struct script_ctx *c, uint64_t t)
+{
+	uint64_t prev = c->prev_time;
+
+	switch (c->time_mode) {
+	case TIME_REL:
+		if (!c->first_time)
+			c->first_time = t;
+		return t - c->first_time;
+	case TIME_DELTA:
+		c->prev_time = t;
+		return prev ? t - prev : 0;
+	default:
+		return t;
+	}
+}
+
+static void print_time(struct script_ctx *c, uint64_t time)
 {
 	struct obuf *o = c->ob;
+	uint64_t t = shown_time(c, time);
 	uint64_t sec = t / 1000000000ULL, ns = t % 1000000000ULL;
 
 	if (c->nanosecs) {
@@ -154,7 +173,7 @@ static void print_phys(struct obuf *o, const struct pk_sample *s, unsigned f)
 static void print_chain(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f)
 {
 	struct obuf *o = c->ob;
-	size_t n = pk_session_callchain(c->session, ev, c->frames, SCRIPT_MAX_STACK);
+	size_t n = pk_session_callchain(c->session, ev, c->frames, c->max_stack);
 
 	obuf_putc(o, '\n');
 	for (size_t i = 0; i < n; i++) {
@@ -206,6 +225,10 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 			print_sym(o, &ev->loc, f);
 		}
 	}
+	if (f & SF_IREGS)
+		script_print_regs(c, &ev->sample.regs_intr, ev->sample.swapped);
+	if (f & SF_UREGS)
+		script_print_regs(c, &ev->sample.regs_user, ev->sample.swapped);
 	if (f & (SF_BRSTACK | SF_BRSTACKSYM))
 		script_print_brstack(c, ev, f);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
