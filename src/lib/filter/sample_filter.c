@@ -4,6 +4,7 @@
  * location of the ip (DSO, symbol), CPU and time.  Each is off until its
  * setter is called; a sample must pass all that are on.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,8 +28,14 @@ struct int_list {
 	bool on;
 };
 
+struct addr_list {
+	uint64_t *v;
+	size_t nr;
+};
+
 struct pk_sample_filter {
 	struct word_list comms, dsos, symbols;
+	struct addr_list addrs;		/* the hex numbers of --symbols */
 	struct int_list pids, tids;
 	bool cpus_on;
 	uint8_t cpus[FILTER_MAX_CPUS / 8];
@@ -58,6 +65,7 @@ void pk_sample_filter_free(struct pk_sample_filter *f)
 	free_words(&f->symbols);
 	free(f->pids.v);
 	free(f->tids.v);
+	free(f->addrs.v);
 	free(f->ranges);
 	free(f);
 }
@@ -125,11 +133,52 @@ int pk_sample_filter_threads(struct pk_sample_filter *f, const char *comms, cons
 	return err;
 }
 
+/* An entry that reads as a hex number (trailing spaces allowed). */
+static bool hex_entry(const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 16);
+	if (errno || end == s)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	return !*end;
+}
+
+/*
+ * perf moves the entries of --symbols that read as hex numbers ("0x7f1a",
+ * but also "add" or "cafe") to a list of sample addresses; they no longer
+ * match symbol names.
+ */
+static int split_addresses(struct word_list *w, struct addr_list *a)
+{
+	size_t kept = 0;
+
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+	if (w->nr && !(a->v = calloc(w->nr, sizeof(*a->v))))
+		return -ENOMEM;
+	for (size_t i = 0; i < w->nr; i++) {
+		if (hex_entry(w->v[i], &a->v[a->nr])) {
+			a->nr++;
+			free(w->v[i]);
+		} else {
+			w->v[kept++] = w->v[i];
+		}
+	}
+	w->nr = kept;
+	return 0;
+}
+
 int pk_sample_filter_locations(struct pk_sample_filter *f, const char *dsos, const char *symbols)
 {
 	int err = split_words(dsos, &f->dsos);
 
-	return err ? err : split_words(symbols, &f->symbols);
+	if (!err)
+		err = split_words(symbols, &f->symbols);
+	return err ? err : split_addresses(&f->symbols, &f->addrs);
 }
 
 /* perf checks the first event of each type for PERF_SAMPLE_CPU. */
@@ -226,17 +275,24 @@ static bool thread_passes(const struct pk_sample_filter *f, const struct pk_thre
 	return !f->tids.on || has_int(&f->tids, pk_thread_tid(t));
 }
 
-/* The symbol by name, or by its start in the process ("0x7f12..."). */
+/* The symbol by name or by its start in the process ("0x7f12..."), or
+ * the sample's address when it is in a map. */
 static bool symbol_passes(const struct pk_sample_filter *f, const struct pk_location *loc)
 {
 	char addr[32];
 
-	if (!loc->sym)
-		return false;
-	if (has_word(&f->symbols, loc->sym->name))
-		return true;
-	snprintf(addr, sizeof(addr), "0x%" PRIx64, loc->ip - (loc->addr - loc->sym->start));
-	return has_word(&f->symbols, addr);
+	if (loc->sym) {
+		if (has_word(&f->symbols, loc->sym->name))
+			return true;
+		snprintf(addr, sizeof(addr), "0x%" PRIx64,
+			 loc->ip - (loc->addr - loc->sym->start));
+		if (has_word(&f->symbols, addr))
+			return true;
+	}
+	for (size_t i = 0; loc->dso && i < f->addrs.nr; i++)
+		if (f->addrs.v[i] == loc->ip)
+			return true;
+	return false;
 }
 
 static bool location_passes(const struct pk_sample_filter *f, const struct pk_location *loc)
