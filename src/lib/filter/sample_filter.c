@@ -235,12 +235,14 @@ int pk_sample_filter_time(struct pk_sample_filter *f, const char *str, const str
 			  bool reltime)
 {
 	const struct pk_header *h = pk_reader_header(r);
+	/* in pipe mode perf parses --time before the features arrive */
+	uint64_t first = h->pipe ? 0 : h->sample_time_first;
+	uint64_t last = h->pipe ? 0 : h->sample_time_last;
 
 	free(f->ranges);
 	f->ranges = NULL;
 	f->nr_ranges = 0;
-	return pk_time_ranges_parse(str, h->sample_time_first, h->sample_time_last, reltime,
-				    &f->ranges, &f->nr_ranges);
+	return pk_time_ranges_parse(str, first, last, reltime, &f->ranges, &f->nr_ranges);
 }
 
 bool pk_sample_filter_cpu(const struct pk_sample_filter *f, uint32_t cpu)
