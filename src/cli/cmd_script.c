@@ -247,8 +247,8 @@ static int event_fields(const struct pk_attr *a, const struct script_args *args,
 		if (!(f & bit) || !field_names[i].needs || (st & field_names[i].needs))
 			continue;
 		if (user & bit) {
-			cli_error("Samples for '%s' event do not have %s attribute set. "
-				  "Cannot print '%s' field.",
+			fprintf(stderr, "Samples for '%s' event do not have %s attribute set. "
+				  "Cannot print '%s' field.\n",
 				  a->name ? a->name : "?", field_names[i].needs_name,
 				  field_names[i].name);
 			return -EINVAL;
@@ -329,6 +329,15 @@ static int parse_max_stack(const char *s, size_t *out)
 	return 0;
 }
 
+/* -k and --kallsyms name files that must exist, even when unused */
+static int check_file(const char *path)
+{
+	if (!access(path, F_OK))
+		return 0;
+	fprintf(stderr, "Invalid file: %s\n", path);
+	return 255;
+}
+
 /* Filters and output modes: the options without a one-letter form too. */
 static int parse_long_only(int c, struct script_args *a)
 {
@@ -367,7 +376,7 @@ static int parse_long_only(int c, struct script_args *a)
 		break;
 	case OPT_KALLSYMS:
 		a->kallsyms = optarg;
-		break;
+		return check_file(optarg);
 	case OPT_IGNORED:
 		break;
 	case OPT_SHOW + 0 ... OPT_SHOW + 8:
@@ -413,6 +422,9 @@ static int parse_script_args(int argc, char **argv, struct script_args *a)
 			a->symbols = optarg;
 			break;
 		case 'k':
+			err = check_file(optarg);
+			if (err)
+				return err;
 			break;
 		case 'i':
 			a->input = optarg;
