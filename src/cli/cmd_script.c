@@ -247,10 +247,11 @@ static int event_fields(const struct pk_attr *a, const struct script_args *args,
 		if (!(f & bit) || !field_names[i].needs || (st & field_names[i].needs))
 			continue;
 		if (user & bit) {
-			fprintf(stderr, "Samples for '%s' event do not have %s attribute set. "
-				  "Cannot print '%s' field.\n",
-				  a->name ? a->name : "?", field_names[i].needs_name,
-				  field_names[i].name);
+			fprintf(stderr,
+				"Samples for '%s' event do not have %s attribute set. "
+				"Cannot print '%s' field.\n",
+				a->name ? a->name : "?", field_names[i].needs_name,
+				field_names[i].name);
 			return -EINVAL;
 		}
 		f &= ~bit;
@@ -296,8 +297,8 @@ static int setup_formats(struct script_ctx *c, const struct script_args *args)
 			c->fmt[i].fields = c->fmt[first].fields;
 		else if (event_fields(a, args, &c->fmt[i].fields))
 			return -EINVAL;
-		c->fmt[i].callchain = !args->hide_callchain &&
-				      (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+		c->fmt[i].callchain =
+			!args->hide_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 		if (len > c->name_width)
 			c->name_width = len;
 	}
@@ -324,7 +325,8 @@ static int parse_max_stack(const char *s, size_t *out)
 	errno = 0;
 	v = strtoul(s, &end, 0);
 	if (!*s || *end || errno || strchr(s, '-') || v > 1 << 20)
-		return usage_error(" Error: option `max-stack' expects an unsigned numerical value");
+		return usage_error(
+			" Error: option `max-stack' expects an unsigned numerical value");
 	*out = v;
 	return 0;
 }
@@ -514,8 +516,7 @@ static int cpu_filter(struct pk_sample_filter *f, const char *list, struct pk_re
 	return err ? EXIT_FAIL : 0;
 }
 
-static int time_filter(struct pk_sample_filter *f, const struct script_args *a,
-		       struct pk_reader *r)
+static int time_filter(struct pk_sample_filter *f, const struct script_args *a, struct pk_reader *r)
 {
 	int err = pk_sample_filter_time(f, a->time, r, a->time_mode == TIME_REL);
 

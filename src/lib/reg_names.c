@@ -7,8 +7,8 @@
 #include <perfkit/sample.h>
 
 static const char *const x86_names[] = {
-	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
-	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+	"AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",	 "FLAGS", "CS",	 "SS",
+	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",	  "R14", "R15",
 };
 
 static const char *const xmm_names[] = {
@@ -17,13 +17,13 @@ static const char *const xmm_names[] = {
 };
 
 static const char *const arm64_names[] = {
-	"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",	 "x7",	"x8",  "x9",  "x10",
-	"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21",
-	"x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr",  "sp",  "pc", "vg",
+	"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",	 "x7",	"x8",  "x9",  "x10", "x11",
+	"x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23",
+	"x24", "x25", "x26", "x27", "x28", "x29", "lr",	 "sp",	"pc",  "vg",
 };
 
 static const char *const arm_names[] = {
-	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
+	"r0", "r1", "r2",  "r3", "r4", "r5", "r6", "r7",
 	"r8", "r9", "r10", "fp", "ip", "sp", "lr", "pc",
 };
 

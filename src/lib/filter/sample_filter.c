@@ -35,7 +35,7 @@ struct addr_list {
 
 struct pk_sample_filter {
 	struct word_list comms, dsos, symbols;
-	struct addr_list addrs;		/* the hex numbers of --symbols */
+	struct addr_list addrs; /* the hex numbers of --symbols */
 	struct int_list pids, tids;
 	bool cpus_on;
 	uint8_t cpus[FILTER_MAX_CPUS / 8];
@@ -286,8 +286,7 @@ static bool symbol_passes(const struct pk_sample_filter *f, const struct pk_loca
 	if (loc->sym) {
 		if (has_word(&f->symbols, loc->sym->name))
 			return true;
-		snprintf(addr, sizeof(addr), "0x%" PRIx64,
-			 loc->ip - (loc->addr - loc->sym->start));
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, loc->ip - (loc->addr - loc->sym->start));
 		if (has_word(&f->symbols, addr))
 			return true;
 	}
@@ -309,7 +308,8 @@ bool pk_sample_filter_match(const struct pk_sample_filter *f, const struct pk_se
 {
 	if (f->nr_ranges && pk_time_ranges_skip(f->ranges, f->nr_ranges, ev->sample.time))
 		return false;
-	if ((f->comms.on || f->pids.on || f->tids.on) && (!ev->thread || !thread_passes(f, ev->thread)))
+	if ((f->comms.on || f->pids.on || f->tids.on) &&
+	    (!ev->thread || !thread_passes(f, ev->thread)))
 		return false;
 	if ((f->dsos.on || f->symbols.on) && !location_passes(f, &ev->loc))
 		return false;

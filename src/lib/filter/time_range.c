@@ -196,7 +196,7 @@ int pk_time_ranges_parse(const char *str, uint64_t first, uint64_t last, bool re
 	for (const char *c = str; *c; c++)
 		size += *c == ',';
 	r = calloc(size, sizeof(*r));
-	s = malloc(len + 3);	/* room for the "/1" of a lone "NN%" */
+	s = malloc(len + 3); /* room for the "/1" of a lone "NN%" */
 	if (!r || !s) {
 		free(r);
 		free(s);
