@@ -69,6 +69,36 @@ struct pk_hist_opts {
 	const char *comms, *pids, *tids, *dsos, *symbols;
 	int callchain;			/* enum pk_callchain_order: trees under
 					 * the entries, 0 for none */
+	uint32_t nr_threads;		/* 0: as many as help (two), 1: the
+					 * caller's thread only */
+	int group;			/* enum pk_hist_group, 0: no groups */
+};
+
+/*
+ * Event groups (perf report's group view).  A group's events share one
+ * histogram, that of its leader: every entry any member has, with each
+ * member's values side by side; entries only members hit have zeros for
+ * the leader.  Members then have no pk_hist_event of their own.
+ */
+enum pk_hist_group {
+	PK_HIST_GROUP_NONE,	/* every event on its own */
+	PK_HIST_GROUP_FILE,	/* the groups the file describes
+				 * (HEADER_GROUP_DESC) */
+	PK_HIST_GROUP_ALL,	/* as FILE; a file without groups gets one
+				 * of all its events, led by the first
+				 * (perf report --group) */
+};
+
+/* One member's values in a group entry. */
+struct pk_hist_value {
+	uint64_t self, children, nr_samples;
+};
+
+/* One event of a group, the leader first. */
+struct pk_hist_member {
+	const struct pk_attr *attr;
+	uint64_t nr_samples;
+	uint64_t total_period;
 };
 
 struct pk_thread;
@@ -90,6 +120,9 @@ struct pk_hist_entry {
 	uint64_t children;		/* self + samples calling through here */
 	uint64_t nr_samples;
 	struct pk_callchain_node *callchain; /* call tree, NULL without one */
+	/* in a group: the values of each member (pk_hist_event.members
+	 * order; [0] repeats self, children, nr_samples); else NULL */
+	const struct pk_hist_value *members;
 };
 
 /* One event (attr) of the recording with its sorted entries. */
@@ -99,6 +132,12 @@ struct pk_hist_event {
 	uint64_t total_period;
 	uint64_t nr_entries;
 	const struct pk_hist_entry *entries; /* sorted as perf prints them */
+	/* the group it leads: 1 and the event itself outside groups;
+	 * nr_samples and total_period above are the leader's own */
+	uint32_t nr_members;
+	const struct pk_hist_member *members;
+	const char *group_name;		/* named group, else NULL */
+	bool group_forced;		/* made by PK_HIST_GROUP_ALL */
 };
 
 struct pk_hist;

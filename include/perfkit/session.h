@@ -127,6 +127,17 @@ size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample
 			    struct pk_frame *frames, size_t max);
 
 /*
+ * The same with perf's --max-stack apart from the room in frames: at
+ * most max_stack recorded entries, then (for samples with a user stack
+ * copy, perf record --call-graph dwarf) at most max_stack user frames
+ * unwound from it, each followed by the frames perf shows for code
+ * inlined there; at most cap frames in all.  pk_session_callchain(s, ev,
+ * f, max) is pk_session_callchain_max(s, ev, f, max, max).
+ */
+size_t pk_session_callchain_max(struct pk_session *s, const struct pk_session_sample *ev,
+				struct pk_frame *frames, size_t cap, size_t max_stack);
+
+/*
  * The fields of a tracepoint sample as perf script prints them
  * ("prev_comm=sh prev_pid=1 ..."), decoded with the event formats of the
  * recording's TRACING_DATA.  Writes a NUL-terminated string of at most len

@@ -35,6 +35,8 @@ struct pk_symbol {
 	uint64_t end;
 	const char *name;
 	bool object;		/* a data object (ELF STT_OBJECT), not code */
+	bool inlined;		/* a function inlined into the one at start..end
+				 * (callchain frames of DWARF unwinding) */
 };
 
 struct pk_symtab;

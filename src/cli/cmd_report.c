@@ -44,6 +44,9 @@ static const char report_usage[] =
 	"        --tid <list>      only these thread ids (also --tids)\n"
 	"    -d, --dsos <list>     only these DSOs\n"
 	"    -S, --symbols <list>  only these symbols\n"
+	"        --group           show event groups together (default when the file has\n"
+	"                          groups; without, all events as one group)\n"
+	"        --no-group        every event on its own\n"
 	"        --json            the histogram as JSON\n"
 	"    -b, --branch-stack    one entry per branch of the branch stacks (the\n"
 	"                          default when the samples have them)\n"
@@ -53,8 +56,8 @@ static const char report_usage[] =
 	"    -h, --help            show this help\n";
 
 enum { OPT_STATS = 256, OPT_HEADER_ONLY, OPT_STDIO, OPT_CHILDREN, OPT_NO_CHILDREN,
-       OPT_PERCENT_LIMIT, OPT_PIDS, OPT_TIDS, OPT_JSON,
-       OPT_NO_BRANCH_STACK };
+       OPT_PERCENT_LIMIT, OPT_PIDS, OPT_TIDS, OPT_JSON, OPT_NO_BRANCH_STACK, OPT_GROUP,
+       OPT_NO_GROUP };
 
 static const struct option report_options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -81,6 +84,8 @@ static const struct option report_options[] = {
 	{"json", no_argument, NULL, OPT_JSON},
 	{"branch-stack", no_argument, NULL, 'b'},
 	{"no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK},
+	{"group", no_argument, NULL, OPT_GROUP},
+	{"no-group", no_argument, NULL, OPT_NO_GROUP},
 	{NULL, 0, NULL, 0},
 };
 
@@ -156,6 +161,12 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 		case OPT_NO_BRANCH_STACK:
 			a->stdio.branch_stack = 0;
 			break;
+		case OPT_GROUP:
+			a->stdio.group = 1;
+			break;
+		case OPT_NO_GROUP:
+			a->stdio.group = 0;
+			break;
 		default:
 			fputs(report_usage, stderr);
 			return -EINVAL;
@@ -191,7 +202,8 @@ static const char *default_input(void)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = {.mode = MODE_DEFAULT, .stdio = {.children = -1, .branch_stack = -1}};
+	struct report_args a = {.mode = MODE_DEFAULT,
+				 .stdio = {.children = -1, .branch_stack = -1, .group = -1}};
 	struct pk_reader_opts opts = {.sz = sizeof(opts)};
 	struct pk_reader *r = NULL;
 	int err;

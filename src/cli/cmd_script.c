@@ -600,7 +600,7 @@ int cmd_script(int argc, char **argv)
 		goto out;
 	if (setup_filter(&c, &a, &status))
 		goto out;
-	c.frames = calloc(c.max_stack ? c.max_stack : 1, sizeof(*c.frames));
+	c.frames = calloc(SCRIPT_MAX_FRAMES, sizeof(*c.frames));
 	c.trace_len = 1 << 16;
 	c.trace_buf = malloc(c.trace_len);
 	err = c.frames && c.trace_buf ? setup_formats(&c, &a) : -ENOMEM;

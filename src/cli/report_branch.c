@@ -109,7 +109,7 @@ static void compute_widths(struct blayout *l, const struct pk_branch_hist_event 
 	for (uint64_t i = 0; i < ev->nr_entries; i++) {
 		const struct pk_branch_hist_entry *e = &ev->entries[i];
 
-		grow(&l->width[PK_BRANCH_KEY_COMM], strlen(e->comm));
+		grow(&l->width[PK_BRANCH_KEY_COMM], strlen(pk_thread_comm(e->thread)));
 		grow(&l->width[PK_BRANCH_KEY_PID], strlen(pk_thread_comm(e->thread)) + 8);
 		if (e->to.dso)
 			grow(&l->width[PK_BRANCH_KEY_DSO], strlen(pk_dso_short_name(e->to.dso)));

@@ -31,7 +31,7 @@ static uint64_t cumul(const struct pk_callchain_node *n)
 static void print_name(FILE *out, const struct pk_callchain_node *n)
 {
 	if (n->sym)
-		fputs(n->sym->name, out);
+		fprintf(out, "%s%s", n->sym->name, n->sym->inlined ? " (inlined)" : "");
 	else
 		fprintf(out, "%#" PRIx64, n->ip);
 }

@@ -21,6 +21,10 @@ struct layout {
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
 	int width[PK_HIST_KEY_MAX];
 	struct callchain_print cg;
+	uint32_t nr_members;		/* of the event printed: its columns */
+	const struct pk_header *hdr;
+	uint32_t nr_attrs;
+	bool group_set;			/* --group or --no-group given */
 };
 
 static int parse_sort(const char *list, struct layout *l)
@@ -94,7 +98,10 @@ static void compute_widths(struct layout *l, const struct pk_hist_event *ev,
 	for (uint64_t i = 0; i < ev->nr_entries; i++) {
 		const struct pk_hist_entry *e = &ev->entries[i];
 
-		grow(&l->width[PK_HIST_KEY_COMM], (int)strlen(e->comm));
+		/* perf sizes the column by the length of the thread's last
+		 * comm (cached once the samples are in), not the entry's, and
+		 * cuts the entries' comms to that */
+		grow(&l->width[PK_HIST_KEY_COMM], (int)strlen(pk_thread_comm(e->thread)));
 		grow(&l->width[PK_HIST_KEY_PID], (int)strlen(pk_thread_comm(e->thread)) + 8);
 		if (e->dso)
 			grow(&l->width[PK_HIST_KEY_DSO], (int)strlen(pk_dso_short_name(e->dso)));
@@ -120,7 +127,7 @@ static void print_sym(FILE *out, const struct pk_hist_entry *e)
 	if (e->sym && e->sym->object)
 		fprintf(out, "%s+0x%" PRIx64, e->sym->name, e->first_addr - e->sym->start);
 	else if (e->sym)
-		fputs(e->sym->name, out);
+		fprintf(out, "%s%s", e->sym->name, e->sym->inlined ? " (inlined)" : "");
 	else
 		fprintf(out, "%#.*" PRIx64, UNRESOLVED_WIDTH, e->addr);
 }
@@ -132,11 +139,12 @@ static void print_key(FILE *out, const struct layout *l, enum pk_hist_key k,
 
 	switch (k) {
 	case PK_HIST_KEY_COMM:
-		fprintf(out, "%-*s", w, e->comm);
+		fprintf(out, "%-*.*s", w, w, e->comm);
 		break;
 	case PK_HIST_KEY_PID:
 		/* the thread's last comm, as perf shows it */
-		fprintf(out, "%7d:%-*s", (int)e->tid, w > 8 ? w - 8 : 0, pk_thread_comm(e->thread));
+		fprintf(out, "%7d:%-*.*s", (int)e->tid, w > 8 ? w - 8 : 0, w > 8 ? w - 8 : 0,
+			pk_thread_comm(e->thread));
 		break;
 	case PK_HIST_KEY_DSO:
 		fprintf(out, "%-*s", w, pk_dso_short_name(e->dso));
@@ -153,37 +161,67 @@ static void print_key(FILE *out, const struct layout *l, enum pk_hist_key k,
 	(void)last;
 }
 
+static void dots(FILE *out, int n)
+{
+	for (int j = 0; j < n; j++)
+		fputc('.', out);
+}
+
+/* A percentage column holds one value per group member. */
 static void print_columns_header(FILE *out, const struct layout *l)
 {
-	fputs(l->children ? "# Children      Self" : "# Overhead", out);
+	int pw = 8 * (int)l->nr_members;
+
+	if (l->children)
+		fprintf(out, "# %*s  %*s", pw, "Children", pw, "Self");
+	else
+		fprintf(out, "# %*s", pw, "Overhead");
 	for (uint32_t i = 0; i < l->nr_keys; i++) {
 		enum pk_hist_key k = l->keys[i];
 
 		if (!l->elide[k])
 			fprintf(out, "  %-*s", l->width[k], key_header(k));
 	}
-	fputs(l->children ? "\n# ........  ........" : "\n# ........", out);
+	fputs("\n# ", out);
+	dots(out, pw);
+	if (l->children) {
+		fputs("  ", out);
+		dots(out, pw);
+	}
 	for (uint32_t i = 0; i < l->nr_keys; i++) {
 		enum pk_hist_key k = l->keys[i];
 
 		if (l->elide[k])
 			continue;
 		fputs("  ", out);
-		for (int j = 0; j < l->width[k]; j++)
-			fputc('.', out);
+		dots(out, l->width[k]);
 	}
 	fputs("\n#\n", out);
 }
 
+/* The entry's self or children percentages, one per group member, each
+ * of that member's total. */
+static void print_percents(FILE *out, const struct pk_hist_entry *e,
+			   const struct pk_hist_event *ev, bool children)
+{
+	if (!e->members || ev->nr_members < 2) {
+		print_percent(out, children ? e->children : e->self, ev->total_period);
+		return;
+	}
+	for (uint32_t m = 0; m < ev->nr_members; m++)
+		print_percent(out, children ? e->members[m].children : e->members[m].self,
+			      ev->members[m].total_period);
+}
+
 static void print_entry(FILE *out, const struct layout *l, const struct pk_hist_entry *e,
-			uint64_t total)
+			const struct pk_hist_event *ev)
 {
 	fputs("  ", out);
 	if (l->children) {
-		print_percent(out, e->children, total);
+		print_percents(out, e, ev, true);
 		fputs("  ", out);
 	}
-	print_percent(out, e->self, total);
+	print_percents(out, e, ev, false);
 	for (uint32_t i = 0; i < l->nr_keys; i++) {
 		enum pk_hist_key k = l->keys[i];
 
@@ -195,11 +233,54 @@ static void print_entry(FILE *out, const struct layout *l, const struct pk_hist_
 	fputc('\n', out);
 }
 
-/* "2K": perf's unit for sample counts */
-static void print_samples_line(FILE *out, const struct pk_hist_event *ev)
+static const char *attr_name(const struct pk_attr *a)
 {
-	uint64_t n = ev->nr_samples;
+	return a && a->name ? a->name : "unknown";
+}
+
+/* perf's group description: "anon group { a, b }", "name { a, b }", and
+ * "a, b" for the group --group makes of a file without groups. */
+static void print_event_name(FILE *out, const struct pk_hist_event *ev)
+{
+	if (ev->nr_members < 2) {
+		fputs(attr_name(ev->attr), out);
+		return;
+	}
+	if (!ev->group_forced)
+		fprintf(out, "%s { ", ev->group_name ? ev->group_name : "anon group");
+	for (uint32_t m = 0; m < ev->nr_members; m++)
+		fprintf(out, "%s%s", m ? ", " : "", attr_name(ev->members[m].attr));
+	if (!ev->group_forced)
+		fputs(" }", out);
+}
+
+/* perf says "events" for a group leader even when it shows the events
+ * one by one (--no-group), and either option makes the first event of a
+ * file without groups the leader of all. */
+static bool leads_group(const struct layout *l, const struct pk_hist_event *ev)
+{
+	if (ev->nr_members > 1)
+		return true;
+	if (l->group_set && l->hdr && !l->hdr->nr_groups)
+		return ev->attr->index == 0 && l->nr_attrs > 1;
+	for (uint32_t i = 0; l->hdr && i < l->hdr->nr_groups; i++)
+		if (l->hdr->groups[i].leader_idx == ev->attr->index &&
+		    l->hdr->groups[i].nr_members > 1)
+			return true;
+	return false;
+}
+
+/* "2K": perf's unit for sample counts; a group's counts are its members'
+ * sums */
+static void print_samples_line(FILE *out, const struct layout *l, const struct pk_hist_event *ev)
+{
+	uint64_t n = 0, period = 0;
 	char unit = ' ';
+
+	for (uint32_t m = 0; m < ev->nr_members; m++) {
+		n += ev->members[m].nr_samples;
+		period += ev->members[m].total_period;
+	}
 
 	if (n > 1000000000ULL) {
 		n /= 1000000000ULL;
@@ -211,16 +292,17 @@ static void print_samples_line(FILE *out, const struct pk_hist_event *ev)
 		n /= 1000ULL;
 		unit = 'K';
 	}
-	fprintf(out, "# Samples: %" PRIu64 "%c of event '%s'\n", n, unit,
-		ev->attr->name ? ev->attr->name : "unknown");
-	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
+	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit, leads_group(l, ev) ? "s" : "");
+	print_event_name(out, ev);
+	fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
 static void print_event(FILE *out, struct layout *l, const struct pk_hist_event *ev,
 			const struct report_stdio_opts *o)
 {
 	compute_widths(l, ev, o);
-	print_samples_line(out, ev);
+	l->nr_members = ev->nr_members ? ev->nr_members : 1;
+	print_samples_line(out, l, ev);
 	print_columns_header(out, l);
 	for (uint64_t i = 0; i < ev->nr_entries; i++) {
 		const struct pk_hist_entry *e = &ev->entries[i];
@@ -229,7 +311,7 @@ static void print_event(FILE *out, struct layout *l, const struct pk_hist_event 
 		if (o->percent_limit > 0 && ev->total_period &&
 		    100.0 * (double)v / (double)ev->total_period < o->percent_limit)
 			continue;
-		print_entry(out, l, e, ev->total_period);
+		print_entry(out, l, e, ev);
 		report_callchain_print(out, e, ev->total_period, &l->cg);
 	}
 	fputs("\n\n", out);
@@ -268,6 +350,66 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+static double json_pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* A group's name as in the text report, as a JSON string. */
+static void json_group(FILE *out, const struct pk_hist_event *ev)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		fputs("null", out);
+		return;
+	}
+	print_event_name(f, ev);
+	fclose(f);
+	json_string(out, buf);
+	free(buf);
+}
+
+/* Group events add their members' totals; the event's own numbers stay
+ * the leader's, so readers that know no groups still add up. */
+static void json_members(FILE *out, const struct pk_hist_event *ev)
+{
+	if (ev->nr_members < 2)
+		return;
+	fputs(", \"group\": ", out);
+	json_group(out, ev);
+	fputs(", \"members\": [", out);
+	for (uint32_t m = 0; m < ev->nr_members; m++) {
+		fputs(m ? ", {\"event\": " : "{\"event\": ", out);
+		json_string(out, attr_name(ev->members[m].attr));
+		fprintf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 "}",
+			ev->members[m].nr_samples, ev->members[m].total_period);
+	}
+	fputc(']', out);
+}
+
+/* An entry's values for each member of its group, leader first. */
+static void json_entry_members(FILE *out, const struct pk_hist_event *ev,
+			       const struct pk_hist_entry *e, const struct layout *l)
+{
+	if (ev->nr_members < 2 || !e->members)
+		return;
+	fputs(", \"members\": [", out);
+	for (uint32_t m = 0; m < ev->nr_members; m++) {
+		const struct pk_hist_value *v = &e->members[m];
+		uint64_t total = ev->members[m].total_period;
+
+		fprintf(out, "%s{\"overhead\": %.4f, ", m ? ", " : "", json_pct(v->self, total));
+		if (l->children)
+			fprintf(out, "\"children\": %.4f, ", json_pct(v->children, total));
+		fprintf(out, "\"period\": %" PRIu64 ", \"samples\": %" PRIu64 "}", v->self,
+			v->nr_samples);
+	}
+	fputc(']', out);
+}
+
 static void print_json(FILE *out, const struct pk_hist *h, const struct layout *l)
 {
 	fprintf(out, "{\"lost_samples\": %" PRIu64 ", \"events\": [", pk_hist_lost_samples(h));
@@ -276,9 +418,10 @@ static void print_json(FILE *out, const struct pk_hist *h, const struct layout *
 
 		fputs(i ? ",\n{\"event\": " : "\n{\"event\": ", out);
 		json_string(out, ev->attr->name ? ev->attr->name : "unknown");
-		fprintf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64
-			     ", \"entries\": [",
+		fprintf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64,
 			ev->nr_samples, ev->total_period);
+		json_members(out, ev);
+		fputs(", \"entries\": [", out);
 		for (uint64_t j = 0; j < ev->nr_entries; j++) {
 			const struct pk_hist_entry *e = &ev->entries[j];
 
@@ -301,7 +444,9 @@ static void print_json(FILE *out, const struct pk_hist *h, const struct layout *
 				json_string(out, e->sym->name);
 			else
 				fputs("null", out);
-			fprintf(out, ", \"addr\": %" PRIu64 "}", e->addr);
+			fprintf(out, ", \"addr\": %" PRIu64, e->addr);
+			json_entry_members(out, ev, e, l);
+			fputc('}', out);
 		}
 		fputs("]}", out);
 	}
@@ -382,6 +527,14 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	ho.tids = o->tids;
 	ho.dsos = o->dsos;
 	ho.symbols = o->symbols;
+	/* perf shows the file's groups unless --no-group; --group makes one
+	 * of a file without groups */
+	ho.group = o->group < 0 ? PK_HIST_GROUP_FILE
+		   : o->group  ? PK_HIST_GROUP_ALL
+			       : PK_HIST_GROUP_NONE;
+	l.hdr = pk_reader_header(pk_session_reader(s));
+	l.nr_attrs = pk_reader_nr_attrs(pk_session_reader(s));
+	l.group_set = o->group >= 0;
 	err = pk_hist_build(&h, s, &ho);
 	if (err) {
 		if (err == -EINVAL && !*pk_session_error(s))

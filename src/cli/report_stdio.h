@@ -22,6 +22,8 @@ struct report_stdio_opts {
 	const char *call_graph;	/* -g argument, NULL for the default */
 	double percent_limit;
 	const char *comms, *pids, *tids, *dsos, *symbols;
+	int group;		/* -1 default (the file's groups), 0 --no-group,
+				 * 1 --group */
 	bool json;
 	int branch_stack;	/* -1 default (on with branch stacks), 0, 1 */
 	bool force;

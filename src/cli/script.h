@@ -89,6 +89,8 @@ struct script_start {
 };
 
 #define SCRIPT_MAX_STACK 127
+/* callchain room, with the inlined frames of DWARF callchains */
+#define SCRIPT_MAX_FRAMES 1024
 
 void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev);
 /* The brstack or brstacksym field (script_branch.c). */

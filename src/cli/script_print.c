@@ -23,7 +23,10 @@ static void print_sym(struct obuf *o, const struct pk_location *loc, unsigned f)
 			}
 		}
 	}
-	if (f & SF_DSO) {
+	/* an inlined frame says so instead of naming its DSO */
+	if (loc->sym && loc->sym->inlined) {
+		obuf_puts(o, " (inlined)");
+	} else if (f & SF_DSO) {
 		obuf_write(o, " (", 2);
 		obuf_puts(o, pk_dso_name(loc->dso));
 		obuf_putc(o, ')');
@@ -173,7 +176,8 @@ static void print_phys(struct obuf *o, const struct pk_sample *s, unsigned f)
 static void print_chain(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f)
 {
 	struct obuf *o = c->ob;
-	size_t n = pk_session_callchain(c->session, ev, c->frames, c->max_stack);
+	size_t n = pk_session_callchain_max(c->session, ev, c->frames, SCRIPT_MAX_FRAMES,
+					    c->max_stack);
 
 	obuf_putc(o, '\n');
 	for (size_t i = 0; i < n; i++) {

@@ -5,19 +5,26 @@
  * callchain also gets the sample's period once.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hist_internal.h"
 
-#define MAX_FRAMES 127
+#define MAX_STACK 127	/* perf's default --max-stack */
+/* room for inlined frames of DWARF callchains too */
+#define MAX_FRAMES PKI_BATCH_MAX_CHAIN
+#define NR_PARTS 2	/* workers building entries from the stacks */
 
 struct hist_event {
 	struct pk_hist_event pub;
 	struct pk_hist_entry *v;
 	uint64_t *last_sample;	/* per entry: sample that last added children */
+	uint64_t *created;	/* per entry: when, in the single-thread order */
 	size_t nr, alloc;
 	uint32_t *slots;	/* entry index + 1, open addressing */
 	size_t nr_slots;
+	struct pk_hist_member *members;	/* pub.members */
+	struct pk_hist_value *values;	/* the entries' members, in groups */
 };
 
 struct pk_hist {
@@ -34,9 +41,31 @@ struct pk_hist {
 	char **comms;			/* interned comm strings */
 	size_t nr_comms, comm_slots;
 	uint64_t lost;
-	uint64_t sample_seq;
 	struct pki_stacks stacks;	/* samples folded by stack */
+	struct pki_arena trees[NR_PARTS]; /* the entries' call trees */
+	uint32_t nr_threads;
+	struct pki_pipe pipe;		/* samples on their way to stacks */
 	bool stack_thread;		/* the thread is part of a stack's identity */
+	struct pki_groups groups;	/* the group view's groups */
+};
+
+/*
+ * Entries are built from the stacks by up to two workers, each owning the
+ * entries whose key hash has its bit: both walk every stack, each creates
+ * and updates only its own entries (and their call trees, in its own
+ * arena), so they share nothing that changes.  Each entry remembers when
+ * a single walk would have created it; merging the parts by that order
+ * gives exactly the entries, in the order, of a single walk.
+ */
+struct hist_part {
+	struct pk_hist *h;
+	unsigned id, nr;		/* this part of nr */
+	struct hist_event *events;	/* by attr index */
+	struct pki_arena *trees;
+	uint64_t sample_seq;		/* the stack being walked, + 1 */
+	struct pk_frame *frames;
+	pthread_t thread;
+	int err;
 };
 
 /* splitmix64 steps: pointers and addresses have poor low bits */
@@ -171,13 +200,14 @@ static int grow_slots(const struct pk_hist *h, struct hist_event *he)
 }
 
 static struct pk_hist_entry *findnew(struct pk_hist *h, struct hist_event *he,
-				     const struct pk_hist_entry *key, uint64_t **last)
+				     const struct pk_hist_entry *key, uint64_t hash,
+				     uint64_t created, uint64_t **last)
 {
 	size_t j;
 
 	if ((he->nr + 1) * 2 > he->nr_slots && grow_slots(h, he))
 		return NULL;
-	for (j = entry_hash(h, key) & (he->nr_slots - 1); he->slots[j];
+	for (j = hash & (he->nr_slots - 1); he->slots[j];
 	     j = (j + 1) & (he->nr_slots - 1)) {
 		uint32_t i = he->slots[j] - 1;
 
@@ -198,10 +228,15 @@ static struct pk_hist_entry *findnew(struct pk_hist *h, struct hist_event *he,
 		if (!l)
 			return NULL;
 		he->last_sample = l;
+		l = realloc(he->created, n * sizeof(*l));
+		if (!l)
+			return NULL;
+		he->created = l;
 		he->alloc = n;
 	}
 	he->v[he->nr] = *key;
 	he->last_sample[he->nr] = 0;
+	he->created[he->nr] = created;
 	he->slots[j] = (uint32_t)++he->nr;
 	*last = &he->last_sample[he->nr - 1];
 	return &he->v[he->nr - 1];
@@ -227,13 +262,15 @@ static struct hist_event *event_of(struct pk_hist *h, const struct pk_attr *attr
  * Callchain entries (self == false) are keyed like perf's: an unresolved
  * frame by its address as recorded.
  */
-static int add_location(struct pk_hist *h, struct hist_event *he, const char *comm,
+static int add_location(struct hist_part *p, struct hist_event *he, const char *comm,
 			const struct pk_session_sample *ev, const struct pk_location *loc,
-			uint64_t period, uint64_t count, bool self, char *level,
+			uint64_t period, uint64_t count, uint32_t pos, char *level,
 			struct pk_hist_entry **added)
 {
+	struct pk_hist *h = p->h;
+	bool self = pos == 0;
 	struct pk_hist_entry key, *e;
-	uint64_t *last;
+	uint64_t *last, hash;
 
 	*added = NULL;
 	if (!pki_hist_filter_location(&h->filter, loc))
@@ -248,15 +285,18 @@ static int add_location(struct pk_hist *h, struct hist_event *he, const char *co
 		key.level = loc->dso ? (pk_dso_is_kernel(loc->dso) ? 'k' : '.') : *level;
 		*level = key.level;
 	}
-	e = findnew(h, he, &key, &last);
+	hash = entry_hash(h, &key);
+	if (p->nr > 1 && (hash >> 63) != p->id)
+		return 0;	/* another part's entry */
+	e = findnew(h, he, &key, hash, (p->sample_seq << 8) | pos, &last);
 	if (!e)
 		return -ENOMEM;
 	if (self) {
 		e->self += period;
 		e->nr_samples += count;
 	}
-	if (*last != h->sample_seq) {
-		*last = h->sample_seq;
+	if (*last != p->sample_seq) {
+		*last = p->sample_seq;
 		e->children += period;
 		*added = e;
 	}
@@ -265,50 +305,67 @@ static int add_location(struct pk_hist *h, struct hist_event *he, const char *co
 
 /* The chain from frame `from` towards the leaf (caller order) or the root
  * (callee order); from == n means the whole chain. */
-static int append_chain(struct pk_hist *h, struct pk_hist_entry *e, const struct pk_frame *frames,
-			size_t n, size_t from, uint64_t period)
+static int append_chain(struct hist_part *p, struct pk_hist_entry *e,
+			const struct pk_frame *frames, size_t n, size_t from, uint64_t period)
 {
+	struct pk_hist *h = p->h;
+
 	if (!n)
-		return pki_callchain_append(&e->callchain, frames, 0, 0, 1, period);
+		return pki_callchain_append(p->trees, &e->callchain, frames, 0, 0, 1, period);
 	if (h->callchain == PK_CALLCHAIN_CALLER)
-		return pki_callchain_append(&e->callchain, frames, from == n ? n - 1 : from,
+		return pki_callchain_append(p->trees, &e->callchain, frames, from == n ? n - 1 : from,
 					    from == n ? n : from + 1, -1, period);
 	if (from == n)
 		from = 0;
-	return pki_callchain_append(&e->callchain, frames, from, n - from, 1, period);
+	return pki_callchain_append(p->trees, &e->callchain, frames, from, n - from, 1, period);
 }
 
-/* Fold one sample into the stack table. */
-static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev,
-		      struct pk_frame *frames)
+/* The worker's half: one resolved sample into the stack table. */
+static int fold_sample(void *ctx, const struct pki_pending *p, const struct pk_frame *frames)
+{
+	struct pk_hist *h = ctx;
+	struct pki_stack k = p->k;
+
+	return pki_stacks_add(&h->stacks, &k, &p->loc, frames, p->nr_frames);
+}
+
+/* The reading thread's half: everything that needs the session's state
+ * as of this sample (thread, comm, maps) is taken here. */
+static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev)
 {
 	struct hist_event *he = event_of(h, ev->attr);
-	struct pki_stack k = {.attr = ev->attr, .count = 1};
+	struct pk_frame *frames;
+	struct pki_pending *p;
 	size_t n = 0;
 
 	if (!he)
 		return -ENOMEM;
-	k.period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
-							  : ev->attr->attr.sample_period;
+	p = pki_pipe_slot(&h->pipe, &frames);
+	p->k = (struct pki_stack){.attr = ev->attr, .count = 1};
+	p->k.period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
+							     : ev->attr->attr.sample_period;
 	he->pub.nr_samples++;
-	he->pub.total_period += k.period;
-	k.comm = intern_comm(h, pk_thread_comm(ev->thread));
-	if (!k.comm)
+	he->pub.total_period += p->k.period;
+	p->k.comm = intern_comm(h, pk_thread_comm(ev->thread));
+	if (!p->k.comm)
 		return -ENOMEM;
-	k.thread = h->stack_thread ? ev->thread : NULL;
-	k.cpu = has_key(h, PK_HIST_KEY_CPU) ? ev->sample.cpu : 0;
-	k.first_thread = ev->thread;
-	k.first_cpu = ev->sample.cpu;
+	p->k.thread = h->stack_thread ? ev->thread : NULL;
+	p->k.cpu = has_key(h, PK_HIST_KEY_CPU) ? ev->sample.cpu : 0;
+	p->k.first_thread = ev->thread;
+	p->k.first_cpu = ev->sample.cpu;
+	p->loc = ev->loc;
 	if (h->children || h->callchain)
-		n = pk_session_callchain(s, ev, frames, MAX_FRAMES);
-	return pki_stacks_add(&h->stacks, &k, &ev->loc, frames, n);
+		n = pk_session_callchain_max(s, ev, frames, MAX_FRAMES, MAX_STACK);
+	return pki_pipe_commit(&h->pipe, (uint32_t)n);
 }
 
 /* A stack's samples into the histogram, as one sample of their summed
  * period. */
-static int add_stack(struct pk_hist *h, const struct pki_stack *st, struct pk_frame *frames)
+static int add_stack(struct hist_part *p, const struct pki_stack *st)
 {
-	struct hist_event *he = event_of(h, st->attr);
+	struct pk_hist *h = p->h;
+	struct hist_event *he = &p->events[st->attr->index];
+	struct pk_frame *frames = p->frames;
 	struct pk_session_sample ev = {.attr = st->attr, .thread = st->first_thread,
 				       .loc = *pki_stacks_loc(&h->stacks, st)};
 	size_t n = pki_stacks_frames(&h->stacks, st, frames, MAX_FRAMES);
@@ -316,18 +373,15 @@ static int add_stack(struct pk_hist *h, const struct pki_stack *st, struct pk_fr
 	char level;
 	int err;
 
-	if (!he)
-		return -ENOMEM;
 	ev.sample.cpu = st->first_cpu;
 	if (!pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(ev.thread),
 				    pk_thread_tid(ev.thread)))
 		return 0;
-	h->sample_seq++;
-	err = add_location(h, he, st->comm, &ev, &ev.loc, st->period, st->count, true, NULL, &e);
+	err = add_location(p, he, st->comm, &ev, &ev.loc, st->period, st->count, 0, NULL, &e);
 	if (err || (!h->children && !h->callchain))
 		return err;
 	if (h->callchain && e)
-		err = append_chain(h, e, frames, n, n, st->period);
+		err = append_chain(p, e, frames, n, n, st->period);
 	if (err || !h->children)
 		return err;
 	level = ev.loc.cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
@@ -336,22 +390,212 @@ static int add_stack(struct pk_hist *h, const struct pki_stack *st, struct pk_fr
 	for (size_t j = 0; j < n && !err; j++) {
 		size_t i = h->callchain != PK_CALLCHAIN_CALLEE ? n - 1 - j : j;
 
-		err = add_location(h, he, st->comm, &ev, &frames[i].loc, st->period, 0, false,
-				   &level, &e);
+		err = add_location(p, he, st->comm, &ev, &frames[i].loc, st->period, 0,
+				   (uint32_t)j + 1, &level, &e);
 		if (!err && e && h->callchain)
-			err = append_chain(h, e, frames, n, i, st->period);
+			err = append_chain(p, e, frames, n, i, st->period);
 	}
 	return err;
 }
 
-static int add_stacks(struct pk_hist *h, struct pk_frame *frames)
+static void *part_walk(void *arg)
 {
+	struct hist_part *p = arg;
+
+	for (size_t i = 0; i < p->h->stacks.nr && !p->err; i++) {
+		p->sample_seq = i + 1;
+		p->err = add_stack(p, &p->h->stacks.v[i]);
+	}
+	return NULL;
+}
+
+static void part_free(struct hist_part *p)
+{
+	if (p->events) {
+		for (uint32_t i = 0; i < p->h->nr_events_alloc; i++) {
+			free(p->events[i].v);
+			free(p->events[i].slots);
+			free(p->events[i].last_sample);
+			free(p->events[i].created);
+		}
+	}
+	free(p->events);
+	free(p->frames);
+}
+
+/* Event i's entries of all parts, in the order a single walk creates them. */
+static int merge_event(struct pk_hist *h, struct hist_part *parts, unsigned nr, uint32_t i)
+{
+	struct hist_event *he = &h->events[i];
+	size_t total = 0, at[NR_PARTS] = {0};
+
+	for (unsigned k = 0; k < nr; k++)
+		total += parts[k].events[i].nr;
+	he->v = malloc((total ? total : 1) * sizeof(*he->v));
+	if (!he->v)
+		return -ENOMEM;
+	for (he->nr = 0; he->nr < total; he->nr++) {
+		unsigned best = nr;
+
+		for (unsigned k = 0; k < nr; k++) {
+			const struct hist_event *pe = &parts[k].events[i];
+
+			if (at[k] < pe->nr &&
+			    (best == nr || pe->created[at[k]] < parts[best].events[i].created[at[best]]))
+				best = k;
+		}
+		he->v[he->nr] = parts[best].events[i].v[at[best]++];
+	}
+	he->alloc = total;
+	return 0;
+}
+
+static int add_stacks(struct pk_hist *h)
+{
+	unsigned nr = h->nr_threads == 1 || h->stacks.nr < 1024 ? 1 : NR_PARTS;
+	struct hist_part parts[NR_PARTS] = {0};
+	unsigned started = 0;
 	int err = 0;
 
-	for (size_t i = 0; i < h->stacks.nr && !err; i++)
-		err = add_stack(h, &h->stacks.v[i], frames);
+	for (unsigned k = 0; k < nr && !err; k++) {
+		parts[k] = (struct hist_part){.h = h, .id = k, .nr = nr, .trees = &h->trees[k]};
+		parts[k].events = calloc(h->nr_events_alloc ? h->nr_events_alloc : 1,
+					 sizeof(*parts[k].events));
+		parts[k].frames = calloc(MAX_FRAMES, sizeof(*parts[k].frames));
+		if (!parts[k].events || !parts[k].frames)
+			err = -ENOMEM;
+	}
+	/* part 0 in this thread, the others in their own (or here, when no
+	 * thread can be had) */
+	for (unsigned k = 1; k < nr && !err; k++) {
+		if (pthread_create(&parts[k].thread, NULL, part_walk, &parts[k]))
+			break;
+		started = k;
+	}
+	if (!err) {
+		part_walk(&parts[0]);
+		for (unsigned k = started + 1; k < nr; k++)
+			part_walk(&parts[k]);
+	}
+	for (unsigned k = 1; k <= started; k++)
+		pthread_join(parts[k].thread, NULL);
+	for (unsigned k = 0; k < nr && !err; k++)
+		err = parts[k].err;
+	for (uint32_t i = 0; i < h->nr_events_alloc && !err; i++)
+		err = merge_event(h, parts, nr, i);
+	for (unsigned k = 0; k < nr; k++)
+		part_free(&parts[k]);
 	pki_stacks_free(&h->stacks);
 	return err;
+}
+
+/* The members' own totals, for the leader lead of nr of them. */
+static int set_members(struct pk_hist *h, uint32_t lead, uint32_t nr)
+{
+	struct hist_event *he = &h->events[lead];
+
+	he->members = calloc(nr, sizeof(*he->members));
+	if (!he->members)
+		return -ENOMEM;
+	for (uint32_t m = 0; m < nr; m++) {
+		uint32_t i = lead + m;
+
+		he->members[m].attr = m ? h->groups.attrs[i] : he->pub.attr;
+		if (m && i < h->nr_events_alloc) {
+			he->members[m].nr_samples = h->events[i].pub.nr_samples;
+			he->members[m].total_period = h->events[i].pub.total_period;
+		}
+	}
+	he->members[0].nr_samples = he->pub.nr_samples;
+	he->members[0].total_period = he->pub.total_period;
+	he->pub.members = he->members;
+	he->pub.nr_members = nr;
+	he->pub.group_name = nr > 1 ? h->groups.names[lead] : NULL;
+	he->pub.group_forced = nr > 1 && h->groups.forced;
+	return 0;
+}
+
+/* A group leader's histogram merged with its members' (hist_group.c). */
+static int sort_group(struct pk_hist *h, uint32_t lead, uint32_t nr)
+{
+	struct hist_event *he = &h->events[lead];
+	struct pki_hist_part *parts = calloc(nr, sizeof(*parts));
+	struct pk_hist_entry *v;
+	uint64_t n;
+	int err;
+
+	if (!parts)
+		return -ENOMEM;
+	for (uint32_t m = 0; m < nr && lead + m < h->nr_events_alloc; m++) {
+		parts[m].v = h->events[lead + m].v;
+		parts[m].nr = h->events[lead + m].nr;
+	}
+	err = pki_hist_group(parts, nr, h->keys, h->nr_keys, h->children, h->callchain, &v, &n,
+			     &he->values);
+	free(parts);
+	if (err)
+		return err;
+	he->v = v;
+	he->nr = n;
+	return 0;
+}
+
+static int finish_event(struct pk_hist *h, uint32_t i)
+{
+	struct hist_event *he = &h->events[i];
+	uint32_t nr = pki_groups_size(&h->groups, i);
+	int err = 0;
+
+	/* the call trees are sorted already (sort_all_trees) */
+	if (nr > 1)
+		err = sort_group(h, i, nr);
+	else
+		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children, h->callchain);
+	if (!err)
+		err = set_members(h, i, nr);
+	he->pub.entries = he->v;
+	he->pub.nr_entries = he->nr;
+	return err;
+}
+
+/* Sorting the call trees, every other entry in a second thread; the
+ * comparisons read the session's DSO list, which no longer changes. */
+struct tree_sort {
+	struct pk_hist *h;
+	struct pk_session *s;
+	unsigned first, step;
+	pthread_t thread;
+	int err;
+};
+
+static void *sort_trees(void *arg)
+{
+	struct tree_sort *t = arg;
+	struct pk_hist *h = t->h;
+
+	t->err = pki_callchain_sort_begin(t->s);
+	for (uint32_t i = 0; i < h->nr_events_alloc && !t->err; i++)
+		for (size_t j = t->first; j < h->events[i].nr; j += t->step)
+			pki_callchain_sort(h->events[i].v[j].callchain);
+	pki_callchain_sort_end();
+	return NULL;
+}
+
+static int sort_all_trees(struct pk_hist *h, struct pk_session *s)
+{
+	struct tree_sort t[2] = {{h, s, 0, 1}, {h, s, 1, 2}};
+	bool threaded = h->callchain && h->nr_threads != 1;
+
+	if (threaded) {
+		t[0].step = 2;
+		threaded = !pthread_create(&t[1].thread, NULL, sort_trees, &t[1]);
+		if (!threaded)
+			t[0].step = 1;
+	}
+	sort_trees(&t[0]);
+	if (threaded)
+		pthread_join(t[1].thread, NULL);
+	return t[0].err ? t[0].err : t[1].err;
 }
 
 static int finish(struct pk_hist *h)
@@ -362,18 +606,22 @@ static int finish(struct pk_hist *h)
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
 		struct hist_event *he = &h->events[i];
 
-		if (!he->pub.nr_samples)
-			continue;
-		for (size_t j = 0; j < he->nr; j++)
-			pki_callchain_sort(he->v[j].callchain);
-		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children,
-			      h->callchain);
-		he->pub.entries = he->v;
-		he->pub.nr_entries = he->nr;
 		free(he->slots);
 		he->slots = NULL;
 		free(he->last_sample);
 		he->last_sample = NULL;
+	}
+	/* members are shown in their leader's; perf skips a group whose
+	 * leader has no samples */
+	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
+		struct hist_event *he = &h->events[i];
+		int err;
+
+		if (!he->pub.nr_samples || pki_groups_is_member(&h->groups, i))
+			continue;
+		err = finish_event(h, i);
+		if (err)
+			return err;
 		h->shown[h->nr_shown++] = &he->pub;
 	}
 	return 0;
@@ -402,31 +650,43 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 {
 	struct pk_hist_opts o = {.sz = sizeof(o)};
 	struct pk_hist *h = calloc(1, sizeof(*h));
-	struct pk_frame *frames = calloc(MAX_FRAMES, sizeof(*frames));
 	struct pk_session_sample ev;
 	int err;
 
 	*out = NULL;
 	if (opts)
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	err = !h || !frames ? -ENOMEM : set_keys(h, &o);
+	err = !h ? -ENOMEM : set_keys(h, &o);
 	if (!err)
 		err = pki_hist_filter_init(&h->filter, &o);
 	if (err)
 		goto fail;
 	h->children = o.children;
 	h->callchain = o.callchain;
+	h->nr_threads = o.nr_threads;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
+	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, h);
+	if (err)
+		goto fail;
 	while ((err = pk_session_next(s, &ev)) > 0) {
-		err = add_sample(h, s, &ev, frames);
+		err = add_sample(h, s, &ev);
 		if (err)
-			goto fail;
+			break;
 	}
-	if (!err)
-		err = add_stacks(h, frames);
+	/* the worker stops before anything else touches the stacks */
+	err = err < 0 ? (pki_pipe_finish(&h->pipe), err) : pki_pipe_finish(&h->pipe);
+	pki_pipe_free(&h->pipe);
+	if (err < 0)
+		goto fail;
+	err = add_stacks(h);
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);
+	/* after the samples: a pipe's header comes in the stream */
+	err = pki_groups_init(&h->groups, s, o.group);
+	err = sort_all_trees(h, s);
+	if (err)
+		goto fail;
 	err = pki_callchain_sort_begin(s);
 	if (err)
 		goto fail;
@@ -434,11 +694,9 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	pki_callchain_sort_end();
 	if (err)
 		goto fail;
-	free(frames);
 	*out = h;
 	return 0;
 fail:
-	free(frames);
 	pk_hist_free(h);
 	return err;
 }
@@ -448,14 +706,19 @@ void pk_hist_free(struct pk_hist *h)
 	if (!h)
 		return;
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
-		for (size_t j = 0; j < h->events[i].nr; j++)
-			pki_callchain_free(h->events[i].v[j].callchain);
 		free(h->events[i].v);
 		free(h->events[i].slots);
 		free(h->events[i].last_sample);
+		free(h->events[i].members);
+		free(h->events[i].values);
+		free(h->events[i].created);
 	}
+	pki_pipe_free(&h->pipe);
 	free(h->events);
+	pki_groups_free(&h->groups);
 	free(h->shown);
+	for (int k = 0; k < NR_PARTS; k++)
+		pki_arena_free(&h->trees[k]);
 	pki_stacks_free(&h->stacks);
 	for (size_t i = 0; i < h->comm_slots; i++)
 		free(h->comms[i]);

@@ -57,74 +57,164 @@ static int cmp_frame(const struct pk_dso *da, const struct pk_symbol *sa, uint64
 
 		return ra < rb ? -1 : ra > rb;
 	}
+	/* perf tells inlined frames, which share their function's start,
+	 * by name */
+	if (sa && sb && (sa->inlined || sb->inlined)) {
+		int c = strcmp(sa->name, sb->name);
+
+		return c < 0 ? -1 : c > 0;
+	}
 	if (sa && sb)
 		return cmp_u64(sa->start, sb->start);
 	return cmp_u64(ipa, ipb);
 }
 
+/* !cmp_frame(), without its rank lookups: distinct DSOs never have the
+ * same rank, so only equality matters here (the hot path of merging). */
 static bool same_frame(const struct pk_callchain_node *n, const struct pk_location *loc)
 {
-	return !cmp_frame(n->dso, n->sym, n->ip, loc->dso, loc->sym, loc->ip);
+	if (n->dso != loc->dso)
+		return false;
+	if (n->sym && loc->sym && (n->sym->inlined || loc->sym->inlined))
+		return !strcmp(n->sym->name, loc->sym->name);
+	if (n->sym && loc->sym)
+		return n->sym->start == loc->sym->start;
+	return n->ip == loc->ip;
 }
 
-/* Children arrays grow by doubling: capacity is the next power of two. */
-static int add_child(struct pk_callchain_node *parent, struct pk_callchain_node *child)
+/*
+ * Nodes live in the arena of their hist and are never freed one by one:
+ * trees only grow while the hist is built and all go together.  Each node
+ * keeps, beside its children, their lookup keys in a plain array, so
+ * finding a child scans contiguous words instead of visiting every child.
+ */
+struct cc_node {
+	struct pk_callchain_node pub;
+	uint64_t *keys;		/* per child: symbol start, or address */
+};
+
+static uint64_t frame_key(const struct pk_symbol *sym, uint64_t ip)
 {
-	uint32_t n = parent->nr_children;
+	return sym ? sym->start : ip;
+}
+
+#define ARENA_CHUNK (1u << 20)
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	max_align_t data[];
+};
+
+/* Zeroed memory that lives until pki_arena_free(). */
+static void *arena_alloc(struct pki_arena *a, size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	if (size > a->left) {
+		size_t n = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+		struct arena_chunk *c = calloc(1, sizeof(*c) + n);
+
+		if (!c)
+			return NULL;
+		if (n != ARENA_CHUNK) {
+			/* a large block: its own chunk, the current one goes on */
+			c->next = a->chunks ? a->chunks->next : NULL;
+			if (a->chunks)
+				a->chunks->next = c;
+			else
+				a->chunks = c;
+			return c->data;
+		}
+		c->next = a->chunks;
+		a->chunks = c;
+		a->cur = (char *)c->data;
+		a->left = n;
+	}
+	a->cur += size;
+	a->left -= size;
+	return a->cur - size;
+}
+
+void pki_arena_free(struct pki_arena *a)
+{
+	while (a->chunks) {
+		struct arena_chunk *next = a->chunks->next;
+
+		free(a->chunks);
+		a->chunks = next;
+	}
+	a->cur = NULL;
+	a->left = 0;
+}
+
+/* Children arrays grow by doubling: capacity is the next power of two.
+ * The old arrays stay in the arena (at most as much again). */
+static int add_child(struct pki_arena *a, struct cc_node *parent, struct cc_node *child,
+		     uint64_t key)
+{
+	uint32_t n = parent->pub.nr_children;
 
 	if (!(n & (n - 1))) {
-		struct pk_callchain_node **v = realloc(parent->children, (n ? n * 2 : 1) * sizeof(*v));
+		uint32_t cap = n ? n * 2 : 1;
+		struct pk_callchain_node **v = arena_alloc(a, cap * sizeof(*v));
+		uint64_t *k = arena_alloc(a, cap * sizeof(*k));
 
-		if (!v)
+		if (!v || !k)
 			return -ENOMEM;
-		parent->children = v;
+		if (n) {
+			memcpy(v, parent->pub.children, n * sizeof(*v));
+			memcpy(k, parent->keys, n * sizeof(*k));
+		}
+		parent->pub.children = v;
+		parent->keys = k;
 	}
-	parent->children[parent->nr_children++] = child;
+	parent->pub.children[n] = &child->pub;
+	parent->keys[n] = key;
+	parent->pub.nr_children = n + 1;
 	return 0;
 }
 
-static struct pk_callchain_node *child_of(struct pk_callchain_node *parent,
-					  const struct pk_location *loc)
+static struct cc_node *child_of(struct pki_arena *a, struct cc_node *parent,
+				const struct pk_location *loc)
 {
-	struct pk_callchain_node *c;
+	uint64_t key = frame_key(loc->sym, loc->ip);
+	struct cc_node *c;
 
-	for (uint32_t i = 0; i < parent->nr_children; i++)
-		if (same_frame(parent->children[i], loc))
-			return parent->children[i];
-	c = calloc(1, sizeof(*c));
+	for (uint32_t i = 0; i < parent->pub.nr_children; i++)
+		if (parent->keys[i] == key && same_frame(parent->pub.children[i], loc))
+			return (struct cc_node *)parent->pub.children[i];
+	c = arena_alloc(a, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->sym = loc->sym;
-	c->dso = loc->dso;
-	c->ip = loc->ip;
-	c->parent = parent;
-	if (add_child(parent, c)) {
-		free(c);
+	c->pub.sym = loc->sym;
+	c->pub.dso = loc->dso;
+	c->pub.ip = loc->ip;
+	c->pub.parent = &parent->pub;
+	if (add_child(a, parent, c, key))
 		return NULL;
-	}
 	return c;
 }
 
-int pki_callchain_append(struct pk_callchain_node **root, const struct pk_frame *frames,
-			 size_t first, size_t count, int step, uint64_t period)
+int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
+			 const struct pk_frame *frames, size_t first, size_t count, int step,
+			 uint64_t period)
 {
-	struct pk_callchain_node *n = *root;
+	struct cc_node *n = (struct cc_node *)*root;
 
 	if (!n) {
-		n = calloc(1, sizeof(*n));
+		n = arena_alloc(a, sizeof(*n));
 		if (!n)
 			return -ENOMEM;
-		*root = n;
+		*root = &n->pub;
 	}
-	if (count > n->max_depth)
-		n->max_depth = (uint32_t)count;
+	if (count > n->pub.max_depth)
+		n->pub.max_depth = (uint32_t)count;
 	for (size_t i = 0, f = first; i < count; i++, f += (size_t)(ptrdiff_t)step) {
-		n->children_hit += period;
-		n = child_of(n, &frames[f].loc);
+		n->pub.children_hit += period;
+		n = child_of(a, n, &frames[f].loc);
 		if (!n)
 			return -ENOMEM;
 	}
-	n->hit += period;
+	n->pub.hit += period;
 	return 0;
 }
 
@@ -202,14 +292,4 @@ void pki_callchain_sort(struct pk_callchain_node *n)
 {
 	if (n)
 		sort_tree(n);
-}
-
-void pki_callchain_free(struct pk_callchain_node *n)
-{
-	if (!n)
-		return;
-	for (uint32_t i = 0; i < n->nr_children; i++)
-		pki_callchain_free(n->children[i]);
-	free(n->children);
-	free(n);
 }

@@ -3,6 +3,7 @@
 #ifndef PK_HIST_INTERNAL_H
 #define PK_HIST_INTERNAL_H
 
+#include <pthread.h>
 #include <perfkit/report.h>
 #include <perfkit/session.h>
 
@@ -22,17 +23,66 @@ bool pki_hist_filter_location(const struct pki_hist_filter *f, const struct pk_l
 /* Sort entries the way perf prints them. */
 void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
 		   uint32_t nr_keys, bool children, int callchain);
+/* How many of perf's grouping trees an entry goes through: the input
+ * tree, and the collapsed one when a key needs it. */
+int pki_hist_grouping_passes(const enum pk_hist_key *keys, uint32_t nr_keys);
+/* The group view's steps of the same: passes of perf's grouping trees
+ * over entries in creation order (0: none, 1: input tree, 2: and
+ * collapsed tree),
+ * pki_hist_link() (hist_sort.c), then the output order, where group
+ * entries' members break ties. */
+void pki_hist_sort_input(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
+			 uint32_t nr_keys, int passes);
+void pki_hist_sort_output(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
+			  uint32_t nr_keys, bool children, int callchain, uint32_t nr_members);
+/*
+ * perf's last grouping tree of a group leader with its members linked in:
+ * v[0, start[1]) are the leader's entries in the order they enter it,
+ * v[start[m], start[m + 1]) member m's in the order of its last tree.  Sets
+ * node[i] to the tree entry v[i] landed in (i itself for the leader's and
+ * for those new to the tree), and order[] to the tree's entries in order
+ * (*nr_order of them).  node and order: start[nr_members] each.
+ */
+int pki_hist_link(const struct pk_hist_entry *v, const uint64_t *start, uint32_t nr_members,
+		  const enum pk_hist_key *keys, uint32_t nr_keys, uint32_t *node, uint32_t *order,
+		  uint64_t *nr_order);
+
+/* One event's entries, for the group view (hist_group.c). */
+struct pki_hist_part {
+	struct pk_hist_entry *v;	/* creation order; reordered */
+	uint64_t nr;
+};
+
+/*
+ * A group leader's entries in perf's group view: parts[0] the leader's,
+ * then each member's.  *out gets the new entries in output order (the
+ * leader's callchains move there; parts[0].v is freed), *values their
+ * members' values (*nr_out * nr_members).
+ */
+int pki_hist_group(struct pki_hist_part *parts, uint32_t nr_members,
+		   const enum pk_hist_key *keys, uint32_t nr_keys, bool children, int callchain,
+		   struct pk_hist_entry **out, uint64_t *nr_out, struct pk_hist_value **values);
+
+/* Memory of the call trees, all freed together. */
+struct arena_chunk;
+struct pki_arena {
+	struct arena_chunk *chunks;	/* the current one first */
+	char *cur;
+	size_t left;
+};
 
 /* Add the frames first, first + step, ... (count of them) of a chain with
  * its period to the tree *root (created when NULL). */
-int pki_callchain_append(struct pk_callchain_node **root, const struct pk_frame *frames,
-			 size_t first, size_t count, int step, uint64_t period);
+int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
+			 const struct pk_frame *frames, size_t first, size_t count, int step,
+			 uint64_t period);
 /* Order every node's children as perf prints them, between a begin (which
  * learns the session's DSO order) and an end. */
 int pki_callchain_sort_begin(struct pk_session *s);
 void pki_callchain_sort(struct pk_callchain_node *n);
 void pki_callchain_sort_end(void);
-void pki_callchain_free(struct pk_callchain_node *n);
+/* Frees every tree built in the arena. */
+void pki_arena_free(struct pki_arena *a);
 
 /* A distinct stack and what its samples add up to (hist_stacks.c). */
 struct pki_stack {
@@ -54,7 +104,7 @@ struct pki_stack_node {
 };
 
 struct pki_idtab {
-	uint32_t *slots;		/* index + 1, open addressing */
+	uint64_t *slots;		/* hash tag, index + 1; open addressing */
 	size_t nr_slots;
 };
 
@@ -94,5 +144,70 @@ const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struc
 size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
 			 struct pk_frame *out, size_t max);
 void pki_stacks_free(struct pki_stacks *t);
+
+/* The sample pipeline (hist_pipe.c): samples resolved in the reading
+ * thread, folded into stacks by a consumer in a worker thread. */
+struct pki_pending {
+	struct pki_stack k;
+	struct pk_location loc;
+	uint32_t first_frame, nr_frames;
+};
+
+#define PKI_PIPE_BATCHES 4
+#define PKI_BATCH_SAMPLES 512
+#define PKI_BATCH_FRAMES 32768
+#define PKI_BATCH_MAX_CHAIN 1024	/* frames one sample may add (with
+					 * DWARF's inlined frames) */
+
+struct pki_batch {
+	struct pki_pending *v;
+	size_t nr;
+	struct pk_frame *frames;
+	size_t nr_frames;
+};
+
+typedef int (*pki_pipe_consume_fn)(void *ctx, const struct pki_pending *p,
+				   const struct pk_frame *frames);
+
+struct pki_pipe {
+	pki_pipe_consume_fn consume;
+	void *ctx;
+	struct pki_batch batch[PKI_PIPE_BATCHES];
+	bool threaded;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	uint64_t produced, consumed;	/* batches */
+	bool done;
+	int err;			/* the consumer's first error */
+};
+
+/* threaded false (or no thread to be had): each full batch is consumed in
+ * the caller's thread. */
+int pki_pipe_start(struct pki_pipe *p, bool threaded, pki_pipe_consume_fn consume, void *ctx);
+/* Room for one sample and up to PKI_BATCH_MAX_CHAIN frames; fill both, then
+ * commit.  Commit returns the consumer's error, if any so far. */
+struct pki_pending *pki_pipe_slot(struct pki_pipe *p, struct pk_frame **frames);
+int pki_pipe_commit(struct pki_pipe *p, uint32_t nr_frames);
+/* Consume what is left and stop the worker; the consumer's first error. */
+int pki_pipe_finish(struct pki_pipe *p);
+void pki_pipe_free(struct pki_pipe *p);
+
+/* Which events form groups (hist_group.c), by attr index. */
+struct pki_groups {
+	uint32_t nr_attrs;
+	uint32_t *leader;		/* its group's leader, itself if alone */
+	uint32_t *nr_members;		/* on a leader: its group's size */
+	const char **names;		/* on a leader: the group's name */
+	const struct pk_attr **attrs;
+	bool forced;			/* one group made of every event */
+};
+
+/* From the session's header and mode (enum pk_hist_group). */
+int pki_groups_init(struct pki_groups *g, struct pk_session *s, int mode);
+void pki_groups_free(struct pki_groups *g);
+/* Members of the group attr idx leads; 1 for a member or a lone event. */
+uint32_t pki_groups_size(const struct pki_groups *g, uint32_t idx);
+bool pki_groups_is_member(const struct pki_groups *g, uint32_t idx);
 
 #endif

@@ -14,6 +14,7 @@ struct sort_ctx {
 	uint32_t nr_keys;
 	bool children;
 	int callchain;		/* PK_CALLCHAIN_* */
+	uint32_t nr_members;	/* > 1: a group leader's entries */
 };
 
 static _Thread_local struct sort_ctx ctx;
@@ -70,6 +71,19 @@ static int cmp_caller_first(const struct pk_hist_entry *a, const struct pk_hist_
 	return d < 0 ? -1 : d > 0;
 }
 
+/* perf's group view breaks ties of the self period with the members'
+ * self periods, in group order (not their children periods) */
+static int cmp_members(const struct pk_hist_entry *a, const struct pk_hist_entry *b)
+{
+	int c = 0;
+
+	if (ctx.nr_members < 2 || !a->members || !b->members)
+		return 0;
+	for (uint32_t i = 1; i < ctx.nr_members && !c; i++)
+		c = cmp_u64_desc(a->members[i].self, b->members[i].self);
+	return c;
+}
+
 /* perf's output comparison: a < 0 puts a first, 0 leaves the order */
 static int cmp_output(const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
@@ -84,6 +98,9 @@ static int cmp_output(const struct pk_hist_entry *a, const struct pk_hist_entry 
 			return c;
 	}
 	c = cmp_u64_desc(a->self, b->self);
+	if (c)
+		return c;
+	c = cmp_members(a, b);
 	if (c)
 		return c;
 	for (uint32_t i = 0; i < ctx.nr_keys; i++) {
@@ -148,6 +165,14 @@ static int perf_sym_cmp(const struct pk_hist_entry *l, const struct pk_hist_entr
 		return cmp_null(l->sym, r->sym);
 	if (l->sym == r->sym)
 		return 0;
+	if (l->sym->inlined || r->sym->inlined) {
+		/* inlined symbols share their function's range: by name */
+		c = strcmp(l->sym->name, r->sym->name);
+		if (c)
+			return c < 0 ? -1 : 1;
+		if (l->sym->start <= r->sym->end && l->sym->end >= r->sym->start)
+			return 0;
+	}
 	if (l->sym->start != r->sym->start)
 		return sign64((int64_t)(r->sym->start - l->sym->start));
 	return sign64((int64_t)(r->sym->end - l->sym->end));
@@ -270,28 +295,40 @@ static void insert(struct rb *t, const struct pk_hist_entry *v, uint32_t z, goes
 	fix_insert(t, z);
 }
 
+/* The tree's nodes in order into out; stack: n uint32_t. */
+static uint64_t inorder(const struct rb *t, uint32_t *stack, uint32_t *out)
+{
+	uint32_t x = t->root;
+	size_t sp = 0, k = 0;
+
+	while (x != NIL || sp) {
+		if (x != NIL) {
+			stack[sp++] = x;
+			x = t->left[x];
+			continue;
+		}
+		x = stack[--sp];
+		out[k++] = x;
+		x = t->right[x];
+	}
+	return k;
+}
+
 /* Insert v in its order into a fresh tree; v becomes the tree's in-order
- * sequence.  scratch: n entries; idx: 4 arrays of n uint32_t. */
+ * sequence.  scratch: n entries; idx: 5 arrays of n uint32_t. */
 static void tree_pass(struct pk_hist_entry *v, uint64_t n, goes_left_fn *left,
 		      struct pk_hist_entry *scratch, uint32_t *idx, bool *red)
 {
 	struct rb t = {.root = NIL, .left = idx, .right = idx + n, .parent = idx + 2 * n,
 		       .red = red};
-	uint32_t *stack = idx + 3 * n, x;
-	size_t sp = 0, k = 0;
+	uint32_t *order = idx + 4 * n;
+	uint64_t k;
 
 	for (uint32_t i = 0; i < n; i++)
 		insert(&t, v, i, left);
-	for (x = t.root; x != NIL || sp;) {
-		if (x != NIL) {
-			stack[sp++] = x;
-			x = t.left[x];
-			continue;
-		}
-		x = stack[--sp];
-		scratch[k++] = v[x];
-		x = t.right[x];
-	}
+	k = inorder(&t, idx + 3 * n, order);
+	for (uint64_t i = 0; i < k; i++)
+		scratch[i] = v[order[i]];
 	memcpy(v, scratch, n * sizeof(*v));
 }
 
@@ -301,19 +338,21 @@ static void tree_pass(struct pk_hist_entry *v, uint64_t n, goes_left_fn *left,
  * tree, and from that into the output tree.  Where its comparisons are no
  * total order (unresolved addresses far apart, callers and callees) the
  * result depends on those trees' shapes, so they are replayed.  v holds
- * the entries in creation order.
+ * the entries in creation order; grouping passes (input, collapsed
+ * tree) come before the output one.
  */
-static int replay_trees(struct pk_hist_entry *v, uint64_t n)
+static int replay_trees(struct pk_hist_entry *v, uint64_t n, int grouping, bool output)
 {
 	struct pk_hist_entry *scratch = malloc(n * sizeof(*scratch));
-	uint32_t *idx = malloc(4 * n * sizeof(*idx));
+	uint32_t *idx = malloc(5 * n * sizeof(*idx));
 	bool *red = malloc(n * sizeof(*red));
 	int err = -1;
 
 	if (scratch && idx && red) {
-		tree_pass(v, n, grouping_left, scratch, idx, red);
-		tree_pass(v, n, grouping_left, scratch, idx, red);
-		tree_pass(v, n, output_left, scratch, idx, red);
+		for (int i = 0; i < grouping; i++)
+			tree_pass(v, n, grouping_left, scratch, idx, red);
+		if (output)
+			tree_pass(v, n, output_left, scratch, idx, red);
 		err = 0;
 	}
 	free(scratch);
@@ -322,15 +361,116 @@ static int replay_trees(struct pk_hist_entry *v, uint64_t n)
 	return err;
 }
 
-void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
-		   uint32_t nr_keys, bool children, int callchain)
+static void set_ctx(const enum pk_hist_key *keys, uint32_t nr_keys, bool children, int callchain,
+		    uint32_t nr_members)
 {
 	ctx.callchain = callchain;
 	ctx.keys = keys;
 	ctx.nr_keys = nr_keys;
 	ctx.children = children;
-	if (n > 1 && n < UINT32_MAX && !replay_trees(v, n))
+	ctx.nr_members = nr_members;
+}
+
+/* perf only builds the collapsed tree when a sort key asks for it: of
+ * ours, comm */
+int pki_hist_grouping_passes(const enum pk_hist_key *keys, uint32_t nr_keys)
+{
+	for (uint32_t i = 0; i < nr_keys; i++)
+		if (keys[i] == PK_HIST_KEY_COMM)
+			return 2;
+	return 1;
+}
+
+void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
+		   uint32_t nr_keys, bool children, int callchain)
+{
+	set_ctx(keys, nr_keys, children, callchain, 1);
+	if (n > 1 && n < UINT32_MAX &&
+	    !replay_trees(v, n, pki_hist_grouping_passes(keys, nr_keys), true))
 		return;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_entries);
+}
+
+void pki_hist_sort_input(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
+			 uint32_t nr_keys, int passes)
+{
+	set_ctx(keys, nr_keys, false, PK_CALLCHAIN_NONE, 1);
+	/* without memory the entries keep their creation order: the
+	 * output pass still sorts them */
+	if (passes > 0 && n > 1 && n < UINT32_MAX)
+		replay_trees(v, n, passes, false);
+}
+
+void pki_hist_sort_output(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
+			  uint32_t nr_keys, bool children, int callchain, uint32_t nr_members)
+{
+	set_ctx(keys, nr_keys, children, callchain, nr_members);
+	if (n > 1 && n < UINT32_MAX && !replay_trees(v, n, 0, true))
+		return;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_entries);
+}
+
+/* Where v[z] is in the tree, perf's way: NIL when its search fails. */
+static uint32_t find(const struct rb *t, const struct pk_hist_entry *v, uint32_t z)
+{
+	uint32_t x = t->root;
+
+	while (x != NIL) {
+		int c = perf_entry_cmp(&v[x], &v[z]);
+
+		if (!c)
+			return x;
+		x = c < 0 ? t->left[x] : t->right[x];
+	}
+	return NIL;
+}
+
+static void link_member(struct rb *t, const struct pk_hist_entry *v, uint64_t from,
+			uint64_t to, uint32_t *node)
+{
+	/* perf first pairs every entry the leader has, then adds the
+	 * others, each found again first */
+	for (uint64_t i = from; i < to; i++)
+		node[i] = find(t, v, (uint32_t)i);
+	for (uint64_t i = from; i < to; i++) {
+		if (node[i] != NIL)
+			continue;
+		node[i] = find(t, v, (uint32_t)i);
+		if (node[i] == NIL) {
+			insert(t, v, (uint32_t)i, grouping_left);
+			node[i] = (uint32_t)i;
+		}
+	}
+}
+
+int pki_hist_link(const struct pk_hist_entry *v, const uint64_t *start, uint32_t nr_members,
+		  const enum pk_hist_key *keys, uint32_t nr_keys, uint32_t *node, uint32_t *order,
+		  uint64_t *nr_order)
+{
+	uint64_t n = start[nr_members];
+	uint32_t *idx = malloc(4 * (n ? n : 1) * sizeof(*idx));
+	bool *red = malloc((n ? n : 1) * sizeof(*red));
+	struct rb t = {.root = NIL, .red = red};
+
+	if (!idx || !red || n >= UINT32_MAX) {
+		free(idx);
+		free(red);
+		return -1;
+	}
+	set_ctx(keys, nr_keys, false, PK_CALLCHAIN_NONE, 1);
+	t.left = idx;
+	t.right = idx + n;
+	t.parent = idx + 2 * n;
+	for (uint64_t i = 0; i < start[1]; i++) {
+		insert(&t, v, (uint32_t)i, grouping_left);
+		node[i] = (uint32_t)i;
+	}
+	for (uint32_t m = 1; m < nr_members; m++)
+		link_member(&t, v, start[m], start[m + 1], node);
+	*nr_order = inorder(&t, idx + 3 * n, order);
+	free(idx);
+	free(red);
+	return 0;
 }

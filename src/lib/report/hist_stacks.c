@@ -28,12 +28,30 @@ static uint64_t mix(uint64_t h, uint64_t v)
 }
 
 /* The tables are open-addressing sets of ids (struct pki_idtab) whose
- * keys live in the arrays; hash() gives an id's hash for rehashing. */
+ * keys live in the arrays; hash() gives an id's hash for rehashing.  A
+ * slot holds the id + 1 in its low half and the top half of the key's hash
+ * in its high half, so a probe past another key mostly needs no visit to
+ * that key's (cold) array element. */
+static inline uint64_t slot_make(uint64_t hash, uint32_t id)
+{
+	return (hash & 0xffffffff00000000ULL) | (id + 1);
+}
+
+static inline bool slot_tag_is(uint64_t slot, uint64_t hash)
+{
+	return (slot >> 32) == (hash >> 32);
+}
+
+static inline uint32_t slot_id(uint64_t slot)
+{
+	return (uint32_t)slot - 1;
+}
+
 static int idtab_grow(struct pki_idtab *t, size_t nr, uint64_t (*hash)(const void *, uint32_t),
 		      const void *ctx)
 {
 	size_t n = t->nr_slots ? t->nr_slots * 2 : 4096;
-	uint32_t *slots;
+	uint64_t *slots;
 
 	if ((nr + 1) * 2 <= t->nr_slots)
 		return 0;
@@ -41,11 +59,12 @@ static int idtab_grow(struct pki_idtab *t, size_t nr, uint64_t (*hash)(const voi
 	if (!slots)
 		return -ENOMEM;
 	for (uint32_t id = 0; id < nr; id++) {
-		size_t j = hash(ctx, id) & (n - 1);
+		uint64_t h = hash(ctx, id);
+		size_t j = h & (n - 1);
 
 		while (slots[j])
 			j = (j + 1) & (n - 1);
-		slots[j] = id + 1;
+		slots[j] = slot_make(h, id);
 	}
 	free(t->slots);
 	t->slots = slots;
@@ -93,20 +112,20 @@ static bool loc_same(const struct pk_location *a, const struct pk_location *b)
 
 static int64_t loc_id(struct pki_stacks *t, const struct pk_location *l)
 {
+	uint64_t h, slot;
 	size_t j;
-	uint64_t h;
 
 	if (idtab_grow(&t->loc_tab, t->nr_locs, loc_hash_id, t))
 		return -ENOMEM;
 	h = loc_key_hash(l);
-	for (j = h & (t->loc_tab.nr_slots - 1); t->loc_tab.slots[j];
+	for (j = h & (t->loc_tab.nr_slots - 1); (slot = t->loc_tab.slots[j]);
 	     j = (j + 1) & (t->loc_tab.nr_slots - 1))
-		if (loc_same(&t->locs[t->loc_tab.slots[j] - 1], l))
-			return t->loc_tab.slots[j] - 1;
+		if (slot_tag_is(slot, h) && loc_same(&t->locs[slot_id(slot)], l))
+			return slot_id(slot);
 	if (grow_array((void **)&t->locs, &t->alloc_locs, t->nr_locs, sizeof(*t->locs)))
 		return -ENOMEM;
 	t->locs[t->nr_locs] = *l;
-	t->loc_tab.slots[j] = (uint32_t)++t->nr_locs;
+	t->loc_tab.slots[j] = slot_make(h, (uint32_t)t->nr_locs++);
 	return t->nr_locs - 1;
 }
 
@@ -128,21 +147,23 @@ static uint64_t node_hash_id(const void *ctx, uint32_t id)
  * one lookup per frame, not two. */
 static int64_t node_id(struct pki_stacks *t, uint32_t parent, const struct pk_location *l)
 {
+	uint64_t h, slot;
 	size_t j;
 
 	if (idtab_grow(&t->node_tab, t->nr_nodes, node_hash_id, t))
 		return -ENOMEM;
-	for (j = node_key_hash(parent, l) & (t->node_tab.nr_slots - 1); t->node_tab.slots[j];
+	h = node_key_hash(parent, l);
+	for (j = h & (t->node_tab.nr_slots - 1); (slot = t->node_tab.slots[j]);
 	     j = (j + 1) & (t->node_tab.nr_slots - 1)) {
-		const struct pki_stack_node *n = &t->nodes[t->node_tab.slots[j] - 1];
+		const struct pki_stack_node *n = &t->nodes[slot_id(slot)];
 
-		if (n->parent == parent && loc_same(&n->loc, l))
-			return t->node_tab.slots[j] - 1;
+		if (slot_tag_is(slot, h) && n->parent == parent && loc_same(&n->loc, l))
+			return slot_id(slot);
 	}
 	if (grow_array((void **)&t->nodes, &t->alloc_nodes, t->nr_nodes, sizeof(*t->nodes)))
 		return -ENOMEM;
 	t->nodes[t->nr_nodes] = (struct pki_stack_node){.loc = *l, .parent = parent};
-	t->node_tab.slots[j] = (uint32_t)++t->nr_nodes;
+	t->node_tab.slots[j] = slot_make(h, (uint32_t)t->nr_nodes++);
 	return t->nr_nodes - 1;
 }
 
@@ -224,6 +245,7 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 {
 	int64_t id;
 	uint32_t leaf = 0;
+	uint64_t slot;
 	size_t j;
 
 	if (init_root(t) || (nr_frames && (id = add_path(t, k->first_thread, frames, nr_frames)) < 0))
@@ -236,11 +258,11 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 	k->hash = stack_key_hash(k);
 	if (idtab_grow(&t->stack_tab, t->nr, stack_hash_id, t))
 		return -ENOMEM;
-	for (j = k->hash & (t->stack_tab.nr_slots - 1); t->stack_tab.slots[j];
+	for (j = k->hash & (t->stack_tab.nr_slots - 1); (slot = t->stack_tab.slots[j]);
 	     j = (j + 1) & (t->stack_tab.nr_slots - 1)) {
-		struct pki_stack *s = &t->v[t->stack_tab.slots[j] - 1];
+		struct pki_stack *s = &t->v[slot_id(slot)];
 
-		if (stack_same(s, k)) {
+		if (slot_tag_is(slot, k->hash) && stack_same(s, k)) {
 			s->period += k->period;
 			s->count += k->count;
 			return 0;
@@ -251,7 +273,7 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 	/* first_thread and first_cpu are not part of the key: they stay those
 	 * of the first sample, as the entries' do */
 	t->v[t->nr] = *k;
-	t->stack_tab.slots[j] = (uint32_t)++t->nr;
+	t->stack_tab.slots[j] = slot_make(k->hash, (uint32_t)t->nr++);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "session_internal.h"
+#include "unwind_internal.h"
 
 struct pki_maps *pki_maps_new(void)
 {
@@ -38,6 +39,7 @@ void pki_maps_put(struct pki_maps *m)
 {
 	if (!m || --m->refs > 0)
 		return;
+	pki_unwinder_free(m->unwinder);
 	free(m->v);
 	free(m);
 }
@@ -100,6 +102,7 @@ int pki_maps_insert(struct pki_maps *m, const struct pki_map *map)
 		right.start = map->end;
 		has_right = true;
 	}
+	m->gen++;
 	n_new = 1 + has_left + has_right;
 	memmove(&m->v[i + n_new], &m->v[j], (m->nr - j) * sizeof(*m->v));
 	m->nr = m->nr - (j - i) + n_new;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "session_internal.h"
+#include "unwind_internal.h"
 #include "internal.h"
 
 struct pki_maps *pki_session_kernel_maps(struct pk_session *s);
@@ -58,6 +59,7 @@ void pk_session_close(struct pk_session *s)
 		return;
 	pki_session_trace_free(s);
 	pki_threads_free(s);
+	pki_inlines_free(s);
 	pki_maps_put(s->kernel_maps);
 	pki_dsos_free(s);
 	pk_reader_close(s->reader);
@@ -230,11 +232,11 @@ static int context_marker(uint64_t ip, uint8_t *cpumode)
 	return 1;
 }
 
-size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample *ev,
-			    struct pk_frame *frames, size_t max)
+size_t pk_session_callchain_max(struct pk_session *s, const struct pk_session_sample *ev,
+				struct pk_frame *frames, size_t cap, size_t max_stack)
 {
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
-	size_t n = 0;
+	size_t n = 0, max = cap < max_stack ? cap : max_stack;
 
 	if (!(ev->sample.type & PERF_SAMPLE_CALLCHAIN))
 		return 0;
@@ -248,5 +250,13 @@ size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample
 			continue;
 		pk_session_resolve(s, ev->thread, cpumode, ip, &frames[n++].loc);
 	}
-	return n;
+	/* --call-graph dwarf: the recorded chain (the kernel's part), then
+	 * the user frames unwound from the stack copy, as perf orders them */
+	return n + pki_unwind_user(s, ev, frames + n, cap - n, max_stack);
+}
+
+size_t pk_session_callchain(struct pk_session *s, const struct pk_session_sample *ev,
+			    struct pk_frame *frames, size_t max)
+{
+	return pk_session_callchain_max(s, ev, frames, max, max);
 }

@@ -6,6 +6,8 @@
 #include <perfkit/session.h>
 
 struct tep_handle;
+struct pki_unwinder;
+struct pki_inlines;
 
 struct pk_dso {
 	char *name;		/* as in the MMAP record (or perf's rename) */
@@ -32,6 +34,8 @@ struct pki_maps {
 	int refs;
 	struct pki_map *v;
 	size_t nr, alloc;
+	uint64_t gen;		/* changes with every insert */
+	struct pki_unwinder *unwinder; /* DWARF unwinding state, or NULL */
 };
 
 struct pk_thread {
@@ -69,6 +73,7 @@ struct pk_session {
 	struct pki_addr_cache_entry *cache;
 	struct tep_handle *tep;	/* tracepoint formats, parsed on first use */
 	bool tep_failed;
+	struct pki_inlines *inlines; /* inlined frames found by unwinding */
 };
 
 /* threads.c */

@@ -81,6 +81,7 @@ static int symtab_add(struct pk_symtab *st, uint64_t start, uint64_t size, const
 		s->pub.end = UINT64_MAX;
 	s->pub.name = (const char *)(uintptr_t)off;
 	s->pub.object = false;
+	s->pub.inlined = false;
 	s->binding = binding;
 	s->zero_size = size == 0;
 	s->module = module;

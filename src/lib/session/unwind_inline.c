@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Inlined frames of unwound user frames.  perf 6.1 asks addr2line -i -f
+ * about every address it unwinds and turns each function it names into a
+ * frame at that address, innermost first: a name other than the symbol's
+ * becomes a symbol of its own, marked inlined, spanning the real one.
+ * The same answers come from the debug info through libdw here: the
+ * inlined subroutines containing the address, then the function they sit
+ * in, each by linkage name (demangled as symbols are) or else by name.
+ *
+ * Answers are kept per (DSO, address), and the inlined symbols per (real
+ * symbol, name), so that equal frames are the same symbol.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include "unwind_internal.h"
+
+#define NODE_BUCKETS 4096
+#define SYM_BUCKETS  1024
+#define MAX_DEPTH    64
+
+struct inl_sym {
+	struct pk_symbol sym;
+	const struct pk_symbol *base;
+	struct inl_sym *next;
+	char name[];
+};
+
+struct inl_node {
+	const struct pk_dso *dso;
+	uint64_t addr;
+	unsigned nr;
+	struct inl_node *next;
+	const struct pk_symbol *syms[];
+};
+
+struct pki_inlines {
+	struct inl_node *nodes[NODE_BUCKETS];
+	struct inl_sym *syms[SYM_BUCKETS];
+};
+
+static size_t hash(uintptr_t a, uint64_t b)
+{
+	return (size_t)(((a >> 4) ^ b) * 0x9E3779B97F4A7C15ULL >> 40);
+}
+
+static size_t str_hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* The symbol perf makes of name inside base. */
+static const struct pk_symbol *inline_sym(struct pki_inlines *in, const struct pk_symbol *base,
+					  const char *name)
+{
+	size_t b = (hash((uintptr_t)base, 0) ^ str_hash(name)) % SYM_BUCKETS;
+	struct inl_sym *is;
+	size_t len = strlen(name);
+
+	if (!strcmp(name, base->name))
+		return base;
+	for (is = in->syms[b]; is; is = is->next)
+		if (is->base == base && !strcmp(is->name, name))
+			return &is->sym;
+	is = calloc(1, sizeof(*is) + len + 1);
+	if (!is)
+		return NULL;
+	memcpy(is->name, name, len + 1);
+	is->base = base;
+	is->sym.start = base->start;
+	is->sym.end = base->end;
+	is->sym.name = is->name;
+	is->sym.inlined = true;
+	is->next = in->syms[b];
+	in->syms[b] = is;
+	return &is->sym;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *name = NULL;
+
+	/* addr2line (BFD) names a function by its linkage name if any */
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		name = dwarf_formstring(&a);
+	if (!name && dwarf_attr_integrate(die, DW_AT_name, &a))
+		name = dwarf_formstring(&a);
+	return name;
+}
+
+static bool is_function(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+/* The function of die's caller: the next function out in the concrete
+ * tree, or false at the outermost one. */
+static bool caller_of(Dwarf_Die *die)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(die, &scopes);
+	bool found = false;
+
+	for (int i = 1; i < n; i++) {
+		if (is_function(dwarf_tag(&scopes[i]))) {
+			*die = scopes[i];
+			found = true;
+			break;
+		}
+	}
+	free(scopes);
+	return found;
+}
+
+static bool range_of(Dwarf_Die *die, Dwarf_Addr *lo, Dwarf_Addr *hi)
+{
+	return !dwarf_lowpc(die, lo) && !dwarf_highpc(die, hi);
+}
+
+/*
+ * Of functions with the same range (the aliases of assembler code, each
+ * a subprogram of its own) addr2line names the last: move die to it.
+ */
+static void last_alias(Dwarf_Die *die)
+{
+	Dwarf_Addr lo, hi, l2, h2;
+	Dwarf_Die sib = *die;
+
+	if (dwarf_tag(die) != DW_TAG_subprogram || !range_of(die, &lo, &hi))
+		return;
+	while (dwarf_siblingof(&sib, &sib) == 0) {
+		if (dwarf_tag(&sib) == DW_TAG_subprogram && range_of(&sib, &l2, &h2) && l2 == lo &&
+		    h2 == hi)
+			*die = sib;
+	}
+}
+
+/* Names of the functions at pc, innermost first, into names; how many. */
+static unsigned function_names(Dwfl_Module *mod, Dwarf_Addr pc, const char **names)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), *scopes = NULL, die;
+	unsigned nr = 0;
+	int n, i;
+
+	if (!cu)
+		return 0;
+	n = dwarf_getscopes(cu, pc - bias, &scopes);
+	for (i = 0; i < n && !is_function(dwarf_tag(&scopes[i])); i++)
+		;
+	if (i >= n) {
+		free(scopes);
+		return 0;
+	}
+	die = scopes[i];
+	free(scopes);
+	last_alias(&die);
+	do {
+		names[nr++] = die_name(&die);
+		if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)
+			break;
+	} while (nr < MAX_DEPTH && caller_of(&die));
+	return nr;
+}
+
+static struct inl_node *node_new(struct pk_session *s, Dwfl_Module *mod, Dwarf_Addr pc,
+				 const struct pk_location *loc)
+{
+	const char *names[MAX_DEPTH];
+	unsigned nr = function_names(mod, pc, names);
+	struct inl_node *node = calloc(1, sizeof(*node) + nr * sizeof(node->syms[0]));
+
+	if (!node)
+		return NULL;
+	node->dso = loc->dso;
+	node->addr = loc->addr;
+	for (unsigned i = 0; i < nr; i++) {
+		char *dem = s->opts.no_demangle || !names[i] ? NULL : pk_demangle(names[i]);
+		const struct pk_symbol *sym = inline_sym(s->inlines, loc->sym,
+							 dem	    ? dem
+							 : names[i] ? names[i]
+								    : "??");
+
+		free(dem);
+		if (sym)
+			node->syms[node->nr++] = sym;
+	}
+	return node;
+}
+
+size_t pki_inline_frames(struct pk_session *s, Dwfl_Module *mod, Dwarf_Addr pc,
+			 const struct pk_location *loc, struct pk_frame *frames, size_t max)
+{
+	struct inl_node *node;
+	size_t b, n = 0;
+
+	if (!s->inlines && !(s->inlines = calloc(1, sizeof(*s->inlines))))
+		return 0;
+	b = hash((uintptr_t)loc->dso, loc->addr) % NODE_BUCKETS;
+	for (node = s->inlines->nodes[b]; node; node = node->next)
+		if (node->dso == loc->dso && node->addr == loc->addr)
+			break;
+	if (!node) {
+		node = node_new(s, mod, pc, loc);
+		if (!node)
+			return 0;
+		node->next = s->inlines->nodes[b];
+		s->inlines->nodes[b] = node;
+	}
+	for (; n < node->nr && n < max; n++) {
+		frames[n].loc = *loc;
+		frames[n].loc.sym = node->syms[n];
+	}
+	return n;
+}
+
+void pki_inlines_free(struct pk_session *s)
+{
+	struct pki_inlines *in = s->inlines;
+
+	if (!in)
+		return;
+	for (size_t i = 0; i < NODE_BUCKETS; i++) {
+		for (struct inl_node *n = in->nodes[i], *next; n; n = next) {
+			next = n->next;
+			free(n);
+		}
+	}
+	for (size_t i = 0; i < SYM_BUCKETS; i++) {
+		for (struct inl_sym *is = in->syms[i], *next; is; is = next) {
+			next = is->next;
+			free(is);
+		}
+	}
+	free(in);
+	s->inlines = NULL;
+}

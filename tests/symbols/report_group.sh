@@ -1,0 +1,136 @@
+#!/bin/sh
+# perfkit report's event-group view against perf report --stdio, line for
+# line: the corpus files with groups (HEADER_GROUP_DESC), --group on files
+# without, and recordings made here with software-event groups (with and
+# without call graphs, a group next to a standalone event, a named group).
+# perf's random "# (Tip: ...)" line is dropped before comparing.  --json
+# is checked against perf's text: each member's percentage of every entry.
+set -u
+command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail=0 same=0
+check() { # label file args...
+	label=$1 file=$2
+	shift 2
+	perf report -i "$file" --stdio "$@" 2>/dev/null | grep -v '^# (Tip:' >"$tmp/perf"
+	"$PERFKIT" report -i "$file" --stdio "$@" >"$tmp/pk" 2>"$tmp/err"
+	if [ ! -s "$tmp/perf" ]; then
+		echo "FAIL $label: perf printed nothing"
+		fail=1
+	elif cmp -s "$tmp/perf" "$tmp/pk"; then
+		same=$((same + 1))
+	else
+		echo "FAIL $label $*"
+		diff "$tmp/perf" "$tmp/pk" | head -8
+		head -3 "$tmp/err"
+		fail=1
+	fi
+}
+
+# The views every group file is compared in.
+check_views() { # label file
+	check "$1" "$2"
+	check "$1" "$2" --no-group
+	check "$1" "$2" --group
+	check "$1" "$2" --no-children
+	check "$1" "$2" -g none
+	check "$1" "$2" --no-children -g none
+	check "$1" "$2" --sort comm,dso
+	check "$1" "$2" --no-children --sort dso,sym
+	check "$1" "$2" --no-children --sort sym
+	check "$1" "$2" --sort pid
+	check "$1" "$2" --percent-limit 1
+}
+
+# --json: every member's value of every entry, as perf prints them.
+check_json() { # label file args...
+	command -v python3 >/dev/null 2>&1 || return 0
+	label=$1 file=$2
+	shift 2
+	perf report -i "$file" --stdio --no-children -g none "$@" 2>/dev/null |
+		grep '^ ' | awk '{ s = ""; for (i = 1; i <= NF && $i ~ /%$/; i++) s = s $i " "; print s }' \
+		>"$tmp/perf"
+	"$PERFKIT" report -i "$file" --no-children -g none --json "$@" >"$tmp/json" 2>"$tmp/err"
+	python3 - "$tmp/json" >"$tmp/pk" <<'EOF' || { echo "FAIL $label json: bad JSON"; fail=1; }
+import json, sys
+for ev in json.load(open(sys.argv[1]))["events"]:
+    members = ev.get("members", [{"event_count": ev["event_count"]}])
+    for e in ev["entries"]:
+        vals = e.get("members", [e])
+        print("".join("%.2f%% " % (100.0 * v["period"] / m["event_count"] if m["event_count"] else 0)
+                      for v, m in zip(vals, members)))
+EOF
+	if cmp -s "$tmp/perf" "$tmp/pk"; then
+		same=$((same + 1))
+	else
+		echo "FAIL $label --json $*"
+		diff "$tmp/perf" "$tmp/pk" | head -8
+		fail=1
+	fi
+}
+
+if [ -d "${PERFKIT_CORPUS:-}" ]; then
+	for b in group_desc-4.14 lost_samples-4.4; do
+		f=$PERFKIT_CORPUS/quipper/perf.data.$b
+		check_views "$b" "$f"
+		check "$b" "$f" --comms echo
+		check "$b" "$f" --comms echo,perf
+		check "$b" "$f" --dsos '[kernel.kallsyms]'
+		check_json "$b" "$f"
+	done
+	# --group makes one group of a file without groups
+	f=$PERFKIT_CORPUS/quipper/perf.data.hw_and_sw-3.4
+	check hw_and_sw "$f" --group
+	check hw_and_sw "$f" --no-group
+	check hw_and_sw "$f" --group --sort comm,dso
+	check hw_and_sw "$f" --group --percent-limit 0.5
+	check_json hw_and_sw "$f" --group
+fi
+
+work='i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; ls -R /usr/lib >/dev/null 2>&1'
+rec() { # name events... (perf record -e arguments)
+	out=$tmp/$1.data
+	shift
+	perf record -q -o "$out" "$@" -F 2000 -- sh -c "$work" >/dev/null 2>&1
+}
+if rec plain -e '{cpu-clock,task-clock}'; then
+	check_views live-group "$tmp/plain.data"
+	check live-group "$tmp/plain.data" --comms ls
+	check live-group "$tmp/plain.data" --dsos libc.so.6,dash
+	check live-group "$tmp/plain.data" --symbols __strcmp_evex,strcmp@plt
+	check_json live-group "$tmp/plain.data"
+	if rec graph -g -e '{cpu-clock,page-faults}'; then
+		check_views live-graph "$tmp/graph.data"
+		check live-graph "$tmp/graph.data" -g caller
+		check live-graph "$tmp/graph.data" -g folded
+		check live-graph "$tmp/graph.data" --no-children -g callee
+		check live-graph "$tmp/graph.data" --no-children -g flat
+		check live-graph "$tmp/graph.data" --comms ls
+	fi
+	# a group next to a standalone event, in both orders
+	rec mixed -g -e '{cpu-clock,page-faults}' -e task-clock &&
+		check_views live-mixed "$tmp/mixed.data"
+	rec mixed2 -e task-clock -e '{cpu-clock,page-faults}' &&
+		check_views live-mixed2 "$tmp/mixed2.data"
+	rec three -g -e '{cpu-clock,task-clock,page-faults}' &&
+		check_views live-three "$tmp/three.data"
+	rec named -e 'grp{task-clock,cpu-clock}' && check_views live-named "$tmp/named.data"
+	# no groups: --group makes one, --no-group still names the first
+	# event as a leader
+	rec nogroup -e cpu-clock -e page-faults && check_views live-nogroup "$tmp/nogroup.data"
+	rec single -e cpu-clock && check_views live-single "$tmp/single.data"
+	# pipe mode: the groups come in a feature record in the stream
+	if perf record -q -o - -e '{cpu-clock,task-clock}' -F 2000 -- sh -c "$work" \
+		>"$tmp/pipe.data" 2>/dev/null; then
+		check live-pipe "$tmp/pipe.data"
+		check live-pipe "$tmp/pipe.data" --no-group
+		check live-pipe "$tmp/pipe.data" --sort comm,dso
+	fi
+else
+	echo "perf record failed here: live recordings skipped"
+fi
+echo "$same reports identical to perf"
+[ "$same" -gt 0 ] || exit 77
+exit $fail
