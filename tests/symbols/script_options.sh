@@ -16,7 +16,17 @@ perf record -q -o "$tmp/graph.data" -g -e cpu-clock -F 2000 -- sh -c "$work" \
 # several processes and both CPUs, but only the workload's: a system-wide
 # recording holds whatever else runs on the machine, whose symbols may not
 # resolve the same way (the regs recording is printed without symbols)
-perf record -q -o "$tmp/sys.data" --sample-cpu -g -e cpu-clock -F 1000 -- sh -c "$work" \
+# the CPU filters need samples on both CPUs: pin a copy of the work to each
+# (the scheduler alone may keep it on one when the machine is busy)
+both=$tmp/both.sh
+if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
+	printf '%s\n' '#!/bin/sh' "taskset -c 0 sh -c '$work' &" "taskset -c 1 sh -c '$work' &" \
+		'wait' >"$both"
+else
+	printf '%s\n' '#!/bin/sh' "$work" >"$both"
+fi
+chmod +x "$both"
+perf record -q -o "$tmp/sys.data" --sample-cpu -g -e cpu-clock -F 1000 -- "$both" \
 	>/dev/null 2>&1 || rm -f "$tmp/sys.data"
 perf record -q -o "$tmp/regs.data" -a -g --user-regs=ax,bx,sp,ip,r15 \
 	--intr-regs=ax,cx,ip,flags -e cpu-clock -F 1000 -- sh -c "$work" \
