@@ -472,6 +472,22 @@ static int check_formats(struct script_ctx *c, const struct script_args *a,
 	return setup_formats(c, a);
 }
 
+/* Through the formatting thread when the sample's fields allow it. */
+static int print_sample(struct script_ctx *c, struct script_pipe *pipe,
+			const struct pk_session_sample *ev)
+{
+	if (pipe && !script_job_needs_session(c, ev->attr)) {
+		int err = script_pipe_add(pipe, ev);
+
+		if (err <= 0)
+			return err;
+	}
+	if (pipe)
+		script_pipe_drain(pipe);
+	script_print_sample(c, ev);
+	return 0;
+}
+
 /* Samples and, for --show-*-events, the side-band records between them. */
 static int run_script(struct script_ctx *c, const struct script_args *a)
 {
@@ -479,11 +495,21 @@ static int run_script(struct script_ctx *c, const struct script_args *a)
 	const struct pk_record *other = NULL;
 	int err;
 
+	/* side-band records are printed here, between the samples: no
+	 * second thread then */
+	struct script_pipe *pipe = c->show ? NULL : script_pipe_start(c);
+
 	while ((err = c->show ? pk_session_next_any(c->session, &ev, &other)
 			      : pk_session_next(c->session, &ev)) > 0) {
-		err = check_formats(c, a, other ? other->attr : ev.attr);
-		if (err)
+		const struct pk_attr *attr = other ? other->attr : ev.attr;
+
+		if (pipe && attr && attr->index >= c->nr_attrs)
+			script_pipe_drain(pipe);	/* formats change */
+		err = check_formats(c, a, attr);
+		if (err) {
+			script_pipe_stop(pipe);
 			return err;
+		}
 		if (other) {
 			script_print_record(c, other);
 			continue;
@@ -492,8 +518,11 @@ static int run_script(struct script_ctx *c, const struct script_args *a)
 			continue;
 		if (c->filter && !pk_sample_filter_match(c->filter, &ev))
 			continue;
-		script_print_sample(c, &ev);
+		err = print_sample(c, pipe, &ev);
+		if (err < 0)
+			break;
 	}
+	script_pipe_stop(pipe);
 	if (err < 0)
 		fprintf(stderr, "perfkit: %s\n", pk_session_error(c->session));
 	return err;
