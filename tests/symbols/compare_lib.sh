@@ -26,7 +26,15 @@
 #
 # cmp_run and cmp_judge are the two halves of cmp_check, for tests that
 # transform the outputs between running and comparing; cmp_finish prints
-# the summary line and exits with the test's status.
+# the summary line and exits with the test's status.  A test of a few
+# lines, registered in meson.build with env : test_env:
+#	#!/bin/sh
+#	# shellcheck source=SCRIPTDIR/compare_lib.sh
+#	. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
+#	f=$PERFKIT_CORPUS/quipper/perf.data.hw_and_sw-3.4
+#	check_report sort-pid "$f" --sort pid
+#	check_script comms "$f" --comms swapper
+#	cmp_finish "outputs identical to perf" 2
 set -u
 command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
 tmp=$(mktemp -d)
