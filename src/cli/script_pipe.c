@@ -13,9 +13,9 @@
 #include <string.h>
 #include "script.h"
 
-#define BATCHES 3
-#define BATCH_JOBS 512
-#define BATCH_FRAMES (16 * SCRIPT_MAX_FRAMES)
+#define BATCHES		 3
+#define BATCH_JOBS	 512
+#define BATCH_FRAMES	 (16 * SCRIPT_MAX_FRAMES)
 #define BATCH_COMM_BYTES (BATCH_JOBS * 32)
 
 struct batch {
@@ -32,7 +32,7 @@ struct batch {
 struct script_pipe {
 	struct script_ctx *c;
 	struct batch *b[BATCHES];
-	unsigned long produced, consumed;	/* batches */
+	unsigned long produced, consumed; /* batches */
 	bool stop;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -123,7 +123,8 @@ int script_pipe_add(struct script_pipe *p, const struct pk_session_sample *ev)
 
 	if (len > BATCH_COMM_BYTES / 2)
 		return 1;
-	if (b->comm_len + len > BATCH_COMM_BYTES || b->nr_frames + SCRIPT_MAX_FRAMES > BATCH_FRAMES) {
+	if (b->comm_len + len > BATCH_COMM_BYTES ||
+	    b->nr_frames + SCRIPT_MAX_FRAMES > BATCH_FRAMES) {
 		publish(p);
 		b = filling(p);
 	}
