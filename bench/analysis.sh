@@ -40,7 +40,7 @@ workload() { # seconds
 
 size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
-secs=30
+secs=90
 while [ "$(size_of "$DATA")" -lt $MIN_BYTES ]; do
 	echo "recording ${secs}s system-wide with callchains..."
 	perf record -q -a -g -e cpu-clock -F 10000 -o "$DATA" -- sleep "$secs" >/dev/null 2>&1 &

@@ -49,5 +49,6 @@ pk_print_fn pk_set_print_fn(pk_print_fn fn);
 #include <perfkit/ring.h>
 #include <perfkit/writer.h>
 #include <perfkit/recorder.h>
+#include <perfkit/filter.h>
 
 #endif

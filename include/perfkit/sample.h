@@ -101,6 +101,12 @@ int pk_sample_decode(const struct pk_record *rec, struct pk_sample *out, const c
 uint64_t pk_sample_callchain_at(const struct pk_sample *s, uint64_t i);
 struct pk_branch_entry pk_sample_branch_at(const struct pk_sample *s, uint64_t i);
 uint64_t pk_regs_at(const struct pk_regs *regs, bool swapped, uint32_t i);
+/*
+ * perf's name for bit idx of a sample_regs_user/intr mask on arch (the
+ * recording's uname machine, "x86_64", "aarch64", "armv7l"; NULL: x86_64),
+ * or NULL when perf has none.
+ */
+const char *pk_reg_name(const char *arch, uint32_t idx);
 struct pk_read_value pk_read_value_at(const struct pk_read *rd, bool swapped, uint64_t i);
 
 /*

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "obuf.h"
+#include <perfkit/filter.h>
 #include "script.h"
 
 static const char script_usage[] =
@@ -17,11 +18,30 @@ static const char script_usage[] =
 	"    -F, --fields <list>   comma separated output fields, perf's names:\n"
 	"                          comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,\n"
 	"                          dso,addr,period,data_src,weight,ins_lat,phys_addr,\n"
-	"                          data_page_size,code_page_size,brstack,brstacksym;\n"
+	"                          data_page_size,code_page_size,brstack,brstacksym,\n"
+	"                          iregs,uregs;\n"
 	"                          '+f'/'-f' adds to/removes from the\n"
 	"                          defaults; 'TYPE:list' (hw,sw,trace,raw) for one type\n"
 	"        --ns              show times in nanoseconds\n"
+	"        --reltime         show times relative to the first line\n"
+	"        --deltatime       show times relative to the previous line\n"
+	"    -G, --hide-call-graph print the sample's ip only, not its callchain\n"
+	"        --max-stack <n>   print at most n callchain frames (default 127)\n"
+	"    -c, --comms <list>    only samples of these comms\n"
+	"        --pid <list>      only samples of these process ids\n"
+	"        --tid <list>      only samples of these thread ids\n"
+	"    -C, --cpu <list>      only samples of these CPUs (\"0-3,5\")\n"
+	"    -S, --symbols <list>  only samples at these symbols (names or 0xADDR)\n"
+	"        --dsos <list>     only samples in these DSOs\n"
+	"        --time <str>      only samples in this time span: start,stop (seconds),\n"
+	"                          several separated by spaces, or percentages\n"
+	"                          (10%/2, 0%-10%,30%-40%)\n"
 	"        --header          show the perf.data header first\n"
+	"        --header-only     show only the perf.data header\n"
+	"    -I, --show-info       with --header: the full header (topology, caches)\n"
+	"        --kallsyms <file> kernel symbols from this file\n"
+	"    -k, --vmlinux <file>, --full-source-path\n"
+	"                          accepted, as perf, and ignored\n"
 	"        --show-task-events, --show-mmap-events, --show-switch-events,\n"
 	"        --show-namespace-events, --show-lost-events, --show-round-events,\n"
 	"        --show-cgroup-events, --show-bpf-events, --show-text-poke-events\n"
@@ -31,13 +51,44 @@ static const char script_usage[] =
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
 
-enum { OPT_NS = 256, OPT_HEADER, OPT_NO_DEMANGLE, OPT_SHOW = 512 };
+enum {
+	OPT_NS = 256,
+	OPT_HEADER,
+	OPT_NO_DEMANGLE,
+	OPT_RELTIME,
+	OPT_DELTATIME,
+	OPT_MAX_STACK,
+	OPT_PID,
+	OPT_TID,
+	OPT_DSOS,
+	OPT_TIME,
+	OPT_HEADER_ONLY,
+	OPT_KALLSYMS,
+	OPT_IGNORED,
+	OPT_SHOW = 512
+};
 
 static const struct option script_options[] = {
 	{"input", required_argument, NULL, 'i'},
 	{"fields", required_argument, NULL, 'F'},
 	{"ns", no_argument, NULL, OPT_NS},
 	{"header", no_argument, NULL, OPT_HEADER},
+	{"header-only", no_argument, NULL, OPT_HEADER_ONLY},
+	{"show-info", no_argument, NULL, 'I'},
+	{"reltime", no_argument, NULL, OPT_RELTIME},
+	{"deltatime", no_argument, NULL, OPT_DELTATIME},
+	{"hide-call-graph", no_argument, NULL, 'G'},
+	{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+	{"comms", required_argument, NULL, 'c'},
+	{"pid", required_argument, NULL, OPT_PID},
+	{"tid", required_argument, NULL, OPT_TID},
+	{"cpu", required_argument, NULL, 'C'},
+	{"symbols", required_argument, NULL, 'S'},
+	{"dsos", required_argument, NULL, OPT_DSOS},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"kallsyms", required_argument, NULL, OPT_KALLSYMS},
+	{"vmlinux", required_argument, NULL, 'k'},
+	{"full-source-path", no_argument, NULL, OPT_IGNORED},
 	{"force", no_argument, NULL, 'f'},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"verbose", no_argument, NULL, 'v'},
@@ -57,9 +108,12 @@ static const struct option script_options[] = {
 struct script_args {
 	const char *input;
 	const char *fields;
-	bool nanosecs, header, force, no_demangle;
+	bool nanosecs, header, header_only, full_info, force, no_demangle, hide_callchain;
+	enum script_time_mode time_mode;
+	size_t max_stack;
 	int verbose;
 	unsigned show;	/* enum script_show */
+	const char *comms, *pids, *tids, *cpus, *symbols, *dsos, *time, *kallsyms;
 };
 
 static const struct {
@@ -90,6 +144,8 @@ static const struct {
 	/* perf prints nothing for samples without a branch stack */
 	{"brstack", SF_BRSTACK, 0, NULL},
 	{"brstacksym", SF_BRSTACKSYM, 0, NULL},
+	{"iregs", SF_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS"},
+	{"uregs", SF_UREGS, PERF_SAMPLE_REGS_USER, "UREGS"},
 };
 
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
@@ -141,8 +197,7 @@ static int parse_fields(const char *spec, int *type, unsigned *set, unsigned *ad
 	if (colon) {
 		*type = type_of_prefix(spec, (size_t)(colon - spec));
 		if (*type < 0) {
-			cli_error("script: -F: unknown event type '%.*s'", (int)(colon - spec),
-				  spec);
+			fputs("Invalid event type in field string.\n", stderr);
 			return -EINVAL;
 		}
 		p = colon + 1;
@@ -153,7 +208,7 @@ static int parse_fields(const char *spec, int *type, unsigned *set, unsigned *ad
 		int i = field_bit(p + !!sign, n - !!sign);
 
 		if (i < 0) {
-			cli_error("script: -F: invalid field '%.*s'", (int)n, p);
+			fputs("Invalid field requested.\n", stderr);
 			return -EINVAL;
 		}
 		if (sign == '+')
@@ -192,10 +247,11 @@ static int event_fields(const struct pk_attr *a, const struct script_args *args,
 		if (!(f & bit) || !field_names[i].needs || (st & field_names[i].needs))
 			continue;
 		if (user & bit) {
-			cli_error("Samples for '%s' event do not have %s attribute set. "
-				  "Cannot print '%s' field.",
-				  a->name ? a->name : "?", field_names[i].needs_name,
-				  field_names[i].name);
+			fprintf(stderr,
+				"Samples for '%s' event do not have %s attribute set. "
+				"Cannot print '%s' field.\n",
+				a->name ? a->name : "?", field_names[i].needs_name,
+				field_names[i].name);
 			return -EINVAL;
 		}
 		f &= ~bit;
@@ -241,55 +297,164 @@ static int setup_formats(struct script_ctx *c, const struct script_args *args)
 			c->fmt[i].fields = c->fmt[first].fields;
 		else if (event_fields(a, args, &c->fmt[i].fields))
 			return -EINVAL;
-		c->fmt[i].callchain = a->attr.sample_type & PERF_SAMPLE_CALLCHAIN;
+		c->fmt[i].callchain =
+			!args->hide_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 		if (len > c->name_width)
 			c->name_width = len;
 	}
 	return 0;
 }
 
+/* perf's exit status for a bad option value (129), after its message */
+#define EXIT_USAGE 129
+
+static int usage_error(const char *msg)
+{
+	fputs(msg, stderr);
+	fputs("\n", stderr);
+	fputs(script_usage, stderr);
+	return EXIT_USAGE;
+}
+
+/* --max-stack: perf takes an unsigned number, nothing else */
+static int parse_max_stack(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (!*s || *end || errno || strchr(s, '-') || v > 1 << 20)
+		return usage_error(
+			" Error: option `max-stack' expects an unsigned numerical value");
+	*out = v;
+	return 0;
+}
+
+/* -k and --kallsyms name files that must exist, even when unused */
+static int check_file(const char *path)
+{
+	if (!access(path, F_OK))
+		return 0;
+	fprintf(stderr, "Invalid file: %s\n", path);
+	return 255;
+}
+
+/* Filters and output modes: the options without a one-letter form too. */
+static int parse_long_only(int c, struct script_args *a)
+{
+	switch (c) {
+	case OPT_NS:
+		a->nanosecs = true;
+		break;
+	case OPT_HEADER:
+		a->header = true;
+		break;
+	case OPT_HEADER_ONLY:
+		a->header_only = true;
+		break;
+	case OPT_NO_DEMANGLE:
+		a->no_demangle = true;
+		break;
+	case OPT_RELTIME:
+		a->time_mode = TIME_REL;
+		break;
+	case OPT_DELTATIME:
+		a->time_mode = TIME_DELTA;
+		break;
+	case OPT_MAX_STACK:
+		return parse_max_stack(optarg, &a->max_stack);
+	case OPT_PID:
+		a->pids = optarg;
+		break;
+	case OPT_TID:
+		a->tids = optarg;
+		break;
+	case OPT_DSOS:
+		a->dsos = optarg;
+		break;
+	case OPT_TIME:
+		a->time = optarg;
+		break;
+	case OPT_KALLSYMS:
+		a->kallsyms = optarg;
+		return check_file(optarg);
+	case OPT_IGNORED:
+		break;
+	case OPT_SHOW + 0 ... OPT_SHOW + 8:
+		a->show |= 1u << (c - OPT_SHOW);
+		break;
+	default:
+		fputs(script_usage, stderr);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* -F is checked as perf checks it, before the file is opened. */
+static int check_fields(const char *spec)
+{
+	unsigned set, add, del;
+	int type;
+
+	return parse_fields(spec, &type, &set, &add, &del) ? usage_error("") : 0;
+}
+
 static int parse_script_args(int argc, char **argv, struct script_args *a)
 {
-	int c;
+	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:fvh", script_options, NULL)) != -1) {
+	a->max_stack = SCRIPT_MAX_STACK;
+	while ((c = getopt_long(argc, argv, "i:F:fvhGIc:C:S:k:", script_options, NULL)) != -1) {
 		switch (c) {
+		case 'G':
+			a->hide_callchain = true;
+			break;
+		case 'I':
+			a->full_info = true;
+			break;
+		case 'c':
+			a->comms = optarg;
+			break;
+		case 'C':
+			a->cpus = optarg;
+			break;
+		case 'S':
+			a->symbols = optarg;
+			break;
+		case 'k':
+			err = check_file(optarg);
+			if (err)
+				return err;
+			break;
 		case 'i':
 			a->input = optarg;
 			break;
 		case 'F':
 			a->fields = optarg;
-			break;
-		case OPT_NS:
-			a->nanosecs = true;
-			break;
-		case OPT_HEADER:
-			a->header = true;
+			err = check_fields(optarg);
+			if (err)
+				return err;
 			break;
 		case 'f':
 			a->force = true;
 			break;
-		case OPT_NO_DEMANGLE:
-			a->no_demangle = true;
-			break;
 		case 'v':
 			a->verbose++;
-			break;
-		case OPT_SHOW + 0 ... OPT_SHOW + 8:
-			a->show |= 1u << (c - OPT_SHOW);
 			break;
 		case 'h':
 			fputs(script_usage, stdout);
 			exit(0);
 		default:
-			fputs(script_usage, stderr);
-			return -EINVAL;
+			err = parse_long_only(c, a);
+			if (err)
+				return err;
 		}
 	}
 	if (optind < argc) {
 		cli_error("script: unexpected argument '%s'", argv[optind]);
-		return -EINVAL;
+		return 1;
 	}
 	return 0;
 }
@@ -307,6 +472,22 @@ static int check_formats(struct script_ctx *c, const struct script_args *a,
 	return setup_formats(c, a);
 }
 
+/* Through the formatting thread when the sample's fields allow it. */
+static int print_sample(struct script_ctx *c, struct script_pipe *pipe,
+			const struct pk_session_sample *ev)
+{
+	if (pipe && !script_job_needs_session(c, ev->attr)) {
+		int err = script_pipe_add(pipe, ev);
+
+		if (err <= 0)
+			return err;
+	}
+	if (pipe)
+		script_pipe_drain(pipe);
+	script_print_sample(c, ev);
+	return 0;
+}
+
 /* Samples and, for --show-*-events, the side-band records between them. */
 static int run_script(struct script_ctx *c, const struct script_args *a)
 {
@@ -314,22 +495,102 @@ static int run_script(struct script_ctx *c, const struct script_args *a)
 	const struct pk_record *other = NULL;
 	int err;
 
+	/* side-band records are printed here, between the samples: no
+	 * second thread then */
+	struct script_pipe *pipe = c->show ? NULL : script_pipe_start(c);
+
 	while ((err = c->show ? pk_session_next_any(c->session, &ev, &other)
 			      : pk_session_next(c->session, &ev)) > 0) {
-		err = check_formats(c, a, other ? other->attr : ev.attr);
-		if (err)
+		const struct pk_attr *attr = other ? other->attr : ev.attr;
+
+		if (pipe && attr && attr->index >= c->nr_attrs)
+			script_pipe_drain(pipe);	/* formats change */
+		err = check_formats(c, a, attr);
+		if (err) {
+			script_pipe_stop(pipe);
 			return err;
+		}
 		if (other) {
 			script_print_record(c, other);
 			continue;
 		}
 		if (ev.attr->index >= c->nr_attrs)
 			continue;
-		script_print_sample(c, &ev);
+		if (c->filter && !pk_sample_filter_match(c->filter, &ev))
+			continue;
+		err = print_sample(c, pipe, &ev);
+		if (err < 0)
+			break;
 	}
+	script_pipe_stop(pipe);
 	if (err < 0)
 		fprintf(stderr, "perfkit: %s\n", pk_session_error(c->session));
 	return err;
+}
+
+/* perf's exit status when it gives up on the file's options (-1) */
+#define EXIT_FAIL 255
+
+static int cpu_filter(struct pk_sample_filter *f, const char *list, struct pk_reader *r)
+{
+	int32_t bad = 0;
+	int err = pk_sample_filter_cpus(f, list, r, &bad);
+
+	if (err == -ENOTSUP)
+		fputs("File does not contain CPU events. Remove -C option to proceed.\n", stderr);
+	else if (err == -ERANGE)
+		fprintf(stderr, "Requested CPU %d too large. Consider raising MAX_NR_CPUS\n", bad);
+	else if (err)
+		fputs("Invalid cpu_list\n", stderr);
+	return err ? EXIT_FAIL : 0;
+}
+
+static int time_filter(struct pk_sample_filter *f, const struct script_args *a, struct pk_reader *r)
+{
+	int err = pk_sample_filter_time(f, a->time, r, a->time_mode == TIME_REL);
+
+	if (err == -ENODATA)
+		fputs("HINT: no first/last sample time found in perf data.\n"
+		      "Please use latest perf binary to execute 'perf record'\n"
+		      "(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n",
+		      stderr);
+	else if (err)
+		fputs("Invalid time string\n", stderr);
+	/* perf exits with its -EINVAL */
+	return err ? 256 - EINVAL : 0;
+}
+
+/*
+ * The filters, in the order perf checks them.  Returns 0, or -1 with
+ * *status the exit status after the message (perf gives up on a bad pid
+ * or tid list quietly, with status 0).
+ */
+static int setup_filter(struct script_ctx *c, const struct script_args *a, int *status)
+{
+	struct pk_reader *r = pk_session_reader(c->session);
+	int err;
+
+	*status = 0;
+	if (!a->comms && !a->pids && !a->tids && !a->dsos && !a->symbols && !a->cpus && !a->time)
+		return 0;
+	c->filter = pk_sample_filter_new();
+	err = c->filter ? pk_sample_filter_threads(c->filter, a->comms, a->pids, a->tids) : -ENOMEM;
+	if (err == -EINVAL) {
+		fprintf(stderr, "problems parsing %s list\n",
+			pk_sample_filter_threads(c->filter, NULL, a->pids, NULL) ? "pid" : "tid");
+		return -1;
+	}
+	if (!err)
+		err = pk_sample_filter_locations(c->filter, a->dsos, a->symbols);
+	if (err) {
+		fprintf(stderr, "perfkit: script: %s\n", strerror(-err));
+		*status = 1;
+		return -1;
+	}
+	*status = a->cpus ? cpu_filter(c->filter, a->cpus, r) : 0;
+	if (!*status && a->time)
+		*status = time_filter(c->filter, a, r);
+	return *status ? -1 : 0;
 }
 
 int cmd_script(int argc, char **argv)
@@ -338,33 +599,44 @@ int cmd_script(int argc, char **argv)
 	struct script_args a = {0};
 	struct pk_session_opts so = {.sz = sizeof(so)};
 	struct script_ctx c = {.out = stdout};
-	int err, werr;
+	int err, werr, status = 0;
 
-	if (parse_script_args(argc, argv, &a))
-		return 1;
+	status = parse_script_args(argc, argv, &a);
+	if (status)
+		return status;
 	cli_setup_library_output(a.verbose);
 	if (!a.input)
 		a.input = default_input();
 	so.force = a.force;
 	so.no_demangle = a.no_demangle;
+	so.kallsyms = a.kallsyms;
 	/* perf does not sort when it shows the round markers */
 	so.file_order = a.show & SHOW_ROUND;
 	c.nanosecs = a.nanosecs;
 	c.show = a.show;
+	c.time_mode = a.time_mode;
+	c.max_stack = a.max_stack;
 	err = pk_session_open(&c.session, a.input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit: %s\n", pk_session_error(c.session));
 		goto out;
 	}
+	c.arch = pk_reader_header(pk_session_reader(c.session))->arch;
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (a.header || a.header_only)
+		report_header_only(pk_session_reader(c.session), stdout, a.full_info);
+	if (a.header_only)
+		goto out;
+	if (setup_filter(&c, &a, &status))
+		goto out;
 	c.frames = calloc(SCRIPT_MAX_FRAMES, sizeof(*c.frames));
 	c.trace_len = 1 << 16;
 	c.trace_buf = malloc(c.trace_len);
 	err = c.frames && c.trace_buf ? setup_formats(&c, &a) : -ENOMEM;
+	if (err == -EINVAL)
+		status = EXIT_FAIL;
 	if (err)
 		goto out;
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	if (a.header)
-		report_header_only(pk_session_reader(c.session), stdout, false);
 	fflush(stdout);
 	c.ob = obuf_open(STDOUT_FILENO);
 	if (!c.ob) {
@@ -382,6 +654,7 @@ out:
 	free(c.trace_buf);
 	free(c.fmt);
 	free(c.frames);
+	pk_sample_filter_free(c.filter);
 	pk_session_close(c.session);
-	return err ? 1 : 0;
+	return status ? status : err ? 1 : 0;
 }

@@ -32,7 +32,12 @@ enum script_field {
 	SF_CODE_PAGE_SIZE = 1 << 18,
 	SF_BRSTACK = 1 << 19,
 	SF_BRSTACKSYM = 1 << 20,
+	SF_IREGS = 1 << 21,
+	SF_UREGS = 1 << 22,
 };
+
+/* --reltime, --deltatime */
+enum script_time_mode { TIME_ABS, TIME_REL, TIME_DELTA };
 
 /* Side-band records printed between the samples (--show-*-events). */
 enum script_show {
@@ -53,6 +58,7 @@ struct script_event_fmt {
 };
 
 struct obuf;
+struct pk_sample_filter;
 
 struct script_ctx {
 	FILE *out;
@@ -67,6 +73,11 @@ struct script_ctx {
 	size_t trace_len;
 	int data_src_width;		/* widest data_src column so far */
 	unsigned show;			/* enum script_show */
+	size_t max_stack;		/* callchain frames printed */
+	const char *arch;		/* the recording's, for register names */
+	struct pk_sample_filter *filter; /* NULL: every sample */
+	enum script_time_mode time_mode;
+	uint64_t first_time, prev_time;	/* of the lines printed, for time_mode */
 };
 
 /* The columns every line starts with. */
@@ -81,11 +92,44 @@ struct script_start {
 /* callchain room, with the inlined frames of DWARF callchains */
 #define SCRIPT_MAX_FRAMES 1024
 
+/*
+ * A sample as formatting needs it, without the session: what depends on
+ * the session's state at the sample (the comm, the resolved frames) is
+ * taken when the sample is read.  Only the sample's scalar fields are used.
+ */
+struct script_job {
+	const struct pk_attr *attr;
+	struct pk_sample sample;
+	struct pk_location loc;
+	const char *comm;
+	const struct pk_frame *frames;
+	size_t nr_frames;
+};
+
 void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev);
+/* Whether attr's fields need the session when printed (trace, addr, regs,
+ * branch stacks): such samples are printed by script_print_sample(). */
+bool script_job_needs_session(const struct script_ctx *c, const struct pk_attr *attr);
+/* The frames a job of ev prints, resolved into frames (SCRIPT_MAX_FRAMES). */
+size_t script_job_frames(struct script_ctx *c, const struct pk_session_sample *ev,
+			 struct pk_frame *frames);
+void script_format_job(struct script_ctx *c, const struct script_job *j);
+
+/* Formatting in a second thread (script_pipe.c).  While a pipe runs, only
+ * its thread writes to c->ob: drain it before printing anything else. */
+struct script_pipe;
+struct script_pipe *script_pipe_start(struct script_ctx *c);
+/* Queue a sample (no session fields); -ENOMEM, or 1 when it cannot be
+ * queued (print it directly after script_pipe_drain()). */
+int script_pipe_add(struct script_pipe *p, const struct pk_session_sample *ev);
+void script_pipe_drain(struct script_pipe *p);
+void script_pipe_stop(struct script_pipe *p);
 /* The brstack or brstacksym field (script_branch.c). */
 void script_print_brstack(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f);
 void script_print_start(struct script_ctx *c, const struct script_start *st, unsigned f,
 			bool chain);
+/* The iregs or uregs field (script_regs.c). */
+void script_print_regs(struct script_ctx *c, const struct pk_regs *regs, bool swapped);
 /* A non-sample record, when one of the --show-*-events asks for it. */
 void script_print_record(struct script_ctx *c, const struct pk_record *rec);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include "obuf.h"
+#include <perfkit/filter.h>
 #include "script.h"
 
 static void outf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -252,6 +253,9 @@ void script_print_record(struct script_ctx *c, const struct pk_record *rec)
 		const struct pk_thread *t = NULL;
 
 		record_start(rec, &f, &st, &pid, &tid);
+		/* perf filters the side-band records by CPU only */
+		if (c->filter && !pk_sample_filter_cpu(c->filter, st.cpu))
+			return;
 		if (tid != -1)
 			t = pk_session_thread(c->session, pid, tid);
 		st.comm = t ? pk_thread_comm(t) : ":-1";

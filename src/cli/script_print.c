@@ -33,9 +33,28 @@ static void print_sym(struct obuf *o, const struct pk_location *loc, unsigned f)
 	}
 }
 
-static void print_time(struct script_ctx *c, uint64_t t)
+/* --reltime: from the first line printed; --deltatime: from the last one */
+static uint64_t shown_time(struct script_ctx *c, uint64_t t)
+{
+	uint64_t prev = c->prev_time;
+
+	switch (c->time_mode) {
+	case TIME_REL:
+		if (!c->first_time)
+			c->first_time = t;
+		return t - c->first_time;
+	case TIME_DELTA:
+		c->prev_time = t;
+		return prev ? t - prev : 0;
+	default:
+		return t;
+	}
+}
+
+static void print_time(struct script_ctx *c, uint64_t time)
 {
 	struct obuf *o = c->ob;
+	uint64_t t = shown_time(c, time);
 	uint64_t sec = t / 1000000000ULL, ns = t % 1000000000ULL;
 
 	if (c->nanosecs) {
@@ -154,15 +173,11 @@ static void print_phys(struct obuf *o, const struct pk_sample *s, unsigned f)
 	}
 }
 
-static void print_chain(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f)
+static void print_chain(struct obuf *o, const struct pk_frame *frames, size_t n, unsigned f)
 {
-	struct obuf *o = c->ob;
-	size_t n = pk_session_callchain_max(c->session, ev, c->frames, SCRIPT_MAX_FRAMES,
-					    SCRIPT_MAX_STACK);
-
 	obuf_putc(o, '\n');
 	for (size_t i = 0; i < n; i++) {
-		const struct pk_location *l = &c->frames[i].loc;
+		const struct pk_location *l = &frames[i].loc;
 
 		/* perf prints kernel and module frames as recorded */
 		obuf_putc(o, '\t');
@@ -172,28 +187,91 @@ static void print_chain(struct script_ctx *c, const struct pk_session_sample *ev
 	}
 }
 
-void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev)
+static bool job_chain(const struct script_ctx *c, const struct script_job *j)
 {
-	const struct script_event_fmt *fmt = &c->fmt[ev->attr->index];
-	unsigned f = fmt->fields;
-	bool chain = fmt->callchain && (f & SF_IP);
+	const struct script_event_fmt *fmt = &c->fmt[j->attr->index];
+
+	return fmt->callchain && (fmt->fields & SF_IP) &&
+	       (j->sample.type & PERF_SAMPLE_CALLCHAIN);
+}
+
+/* comm ... event: the start of the line */
+static void print_head(struct script_ctx *c, const struct script_job *j, unsigned f)
+{
+	const struct script_event_fmt *fmt = &c->fmt[j->attr->index];
+	struct script_start st = {j->comm, (int32_t)j->sample.pid, (int32_t)j->sample.tid,
+				  j->sample.cpu, j->sample.time};
 	struct obuf *o = c->ob;
 
-	struct script_start st = {pk_thread_comm(ev->thread), (int32_t)ev->sample.pid,
-				  (int32_t)ev->sample.tid, ev->sample.cpu, ev->sample.time};
-
-	script_print_start(c, &st, f, chain);
+	script_print_start(c, &st, f, fmt->callchain && (f & SF_IP));
 	if (f & SF_PERIOD) {
 		obuf_u64(o,
-			 (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
-								: (uint64_t)ev->attr->attr.sample_period,
+			 (j->sample.type & PERF_SAMPLE_PERIOD) ? j->sample.period
+							      : (uint64_t)j->attr->attr.sample_period,
 			 10, 0);
 		obuf_putc(o, ' ');
 	}
 	if (f & SF_EVENT) {
-		obuf_pad(o, ev->attr->name ? ev->attr->name : "[unknown]", c->name_width, 0);
+		obuf_pad(o, j->attr->name ? j->attr->name : "[unknown]", c->name_width, 0);
 		obuf_write(o, ": ", 2);
 	}
+}
+
+static void print_ip(struct script_ctx *c, const struct script_job *j, unsigned f)
+{
+	struct obuf *o = c->ob;
+
+	if (!(f & SF_IP))
+		return;
+	if (job_chain(c, j)) {
+		print_chain(o, j->frames, j->nr_frames, f);
+	} else {
+		obuf_putc(o, ' ');
+		obuf_hex(o, j->sample.ip, 16);
+		print_sym(o, &j->loc, f);
+	}
+}
+
+bool script_job_needs_session(const struct script_ctx *c, const struct pk_attr *attr)
+{
+	return c->fmt[attr->index].fields &
+	       (SF_TRACE | SF_ADDR | SF_IREGS | SF_UREGS | SF_BRSTACK | SF_BRSTACKSYM);
+}
+
+void script_format_job(struct script_ctx *c, const struct script_job *j)
+{
+	unsigned f = c->fmt[j->attr->index].fields;
+
+	print_head(c, j, f);
+	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
+		print_mem(c, &j->sample, f);
+	print_ip(c, j, f);
+	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
+		print_phys(c->ob, &j->sample, f);
+	obuf_putc(c->ob, '\n');
+}
+
+size_t script_job_frames(struct script_ctx *c, const struct pk_session_sample *ev,
+			 struct pk_frame *frames)
+{
+	const struct script_event_fmt *fmt = &c->fmt[ev->attr->index];
+
+	if (!fmt->callchain || !(fmt->fields & SF_IP) ||
+	    !(ev->sample.type & PERF_SAMPLE_CALLCHAIN))
+		return 0;
+	return pk_session_callchain_max(c->session, ev, frames, SCRIPT_MAX_FRAMES, c->max_stack);
+}
+
+/* A sample printed here and now, with the fields that need the session. */
+void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev)
+{
+	unsigned f = c->fmt[ev->attr->index].fields;
+	struct script_job j = {.attr = ev->attr, .sample = ev->sample, .loc = ev->loc,
+			       .comm = pk_thread_comm(ev->thread), .frames = c->frames};
+	struct obuf *o = c->ob;
+
+	j.nr_frames = script_job_frames(c, ev, c->frames);
+	print_head(c, &j, f);
 	if ((f & SF_TRACE) && ev->sample.raw_size &&
 	    pk_session_trace_format(c->session, ev, c->trace_buf, c->trace_len) >= 0)
 		obuf_puts(o, c->trace_buf);
@@ -201,15 +279,11 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 		print_addr(c, ev, f);
 	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
 		print_mem(c, &ev->sample, f);
-	if (f & SF_IP) {
-		if (chain && (ev->sample.type & PERF_SAMPLE_CALLCHAIN)) {
-			print_chain(c, ev, f);
-		} else {
-			obuf_putc(o, ' ');
-			obuf_hex(o, ev->sample.ip, 16);
-			print_sym(o, &ev->loc, f);
-		}
-	}
+	print_ip(c, &j, f);
+	if (f & SF_IREGS)
+		script_print_regs(c, &ev->sample.regs_intr, ev->sample.swapped);
+	if (f & SF_UREGS)
+		script_print_regs(c, &ev->sample.regs_user, ev->sample.swapped);
 	if (f & (SF_BRSTACK | SF_BRSTACKSYM))
 		script_print_brstack(c, ev, f);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))

@@ -7,13 +7,11 @@
 # --stdio (children, --no-children, -g caller) must be identical, less
 # perf's "# (Tip:" line.  With debug info for libc installed the chains
 # also hold perf's inlined frames.
-set -u
-command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
+# shellcheck source=SCRIPTDIR/compare_lib.sh
+. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 cc=$(command -v cc || command -v gcc) || { echo "no C compiler"; exit 77; }
 [ "$(uname -m)" = x86_64 ] || { echo "workloads are x86-64 only"; exit 77; }
 src=${PERFKIT_SRC:-$(dirname "$0")/../..}/tests/symbols/progs
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 $cc -O2 -g -fPIC -shared -o "$tmp/libdwarf_lib.so" "$src/dwarf_lib.c" -lm ||
 	{ echo "cannot build dwarf_lib.c"; exit 77; }
@@ -28,39 +26,15 @@ rec() { # name
 rec dw-omit || { echo "perf record --call-graph dwarf not permitted"; exit 77; }
 rec dw-no-omit
 
-fail=0 same=0 lines=0
-compare() { # label
-	if [ ! -s "$tmp/perf" ]; then
-		echo "FAIL $1: perf printed nothing"
-		fail=1
-	elif cmp -s "$tmp/perf" "$tmp/pk"; then
-		same=$((same + 1))
-		lines=$((lines + $(wc -l <"$tmp/perf")))
-	else
-		echo "FAIL $1"
-		diff "$tmp/perf" "$tmp/pk" | head -10
-		head -3 "$tmp/err"
-		fail=1
-	fi
-}
 for name in dw-omit dw-no-omit; do
 	f=$tmp/$name.data
-	perf script -i "$f" >"$tmp/perf" 2>/dev/null
-	"$PERFKIT" script -i "$f" >"$tmp/pk" 2>"$tmp/err"
-	compare "$name script"
+	check_script "$name" "$f"
 	# the chains must be unwound ones: main calls middle in every one
 	grep -q 'middle+0x' "$tmp/perf" || { echo "FAIL $name: no unwound frames"; fail=1; }
-	perf script -i "$f" -F ip,sym >"$tmp/perf" 2>/dev/null
-	"$PERFKIT" script -i "$f" -F ip,sym >"$tmp/pk" 2>"$tmp/err"
-	compare "$name script -F ip,sym"
+	check_script "$name" "$f" -F ip,sym
 	for mode in "" "--no-children" "-g caller"; do
 		# shellcheck disable=SC2086 # mode is two words or none
-		perf report -i "$f" --stdio $mode 2>/dev/null | grep -v '^# (Tip:' >"$tmp/perf"
-		# shellcheck disable=SC2086
-		"$PERFKIT" report -i "$f" --stdio $mode >"$tmp/pk" 2>"$tmp/err"
-		compare "$name report $mode"
+		check_report "$name" "$f" $mode
 	done
 done
-echo "$same outputs identical to perf ($lines lines)"
-[ "$same" -ge 10 ] || fail=1
-exit $fail
+cmp_finish "outputs identical to perf" 10

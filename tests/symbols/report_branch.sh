@@ -7,43 +7,15 @@
 # perf 6.1 crashes on perf.data.branch-4.14 with any sort list naming
 # symbol_from/symbol_to (its IPC column annotates); those views run on the
 # other file only.
-set -u
-command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
+# shellcheck source=SCRIPTDIR/compare_lib.sh
+. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 [ -d "${PERFKIT_CORPUS:-}" ] || { echo "no corpus"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 q=$PERFKIT_CORPUS/quipper
 lbr=$q/perf.data.branch-4.14
 hwi=$q/perf.data.branch_stack_hw_index
 
-fail=0 same=0
-compare() { # label
-	if [ ! -s "$tmp/perf" ]; then
-		echo "FAIL $1: perf printed nothing"
-		fail=1
-	elif cmp -s "$tmp/perf" "$tmp/pk"; then
-		same=$((same + 1))
-	else
-		echo "FAIL $1"
-		diff "$tmp/perf" "$tmp/pk" | head -8
-		head -3 "$tmp/err"
-		fail=1
-	fi
-}
-report() { # file args...: perf's random "# (Tip: ...)" line is dropped
-	file=$1
-	shift
-	perf report -i "$file" --stdio "$@" 2>/dev/null | grep -v '^# (Tip:' >"$tmp/perf"
-	"$PERFKIT" report -i "$file" --stdio "$@" >"$tmp/pk" 2>"$tmp/err"
-	compare "report $(basename "$file") $*"
-}
-script() { # file args...
-	file=$1
-	shift
-	perf script -i "$file" "$@" >"$tmp/perf" 2>/dev/null
-	"$PERFKIT" script -i "$file" "$@" >"$tmp/pk" 2>"$tmp/err"
-	compare "script $(basename "$file") $*"
-}
+report() { check_report "$(basename "$1")" "$@"; } # file args...
+script() { check_script "$(basename "$1")" "$@"; } # file args...
 
 for f in "$lbr" "$hwi"; do
 	report "$f"
@@ -74,6 +46,4 @@ report "$hwi" --sort symbol_from
 report "$hwi" --sort symbol_to,dso_to
 report "$hwi" --sort mispredict,symbol_from
 report "$hwi" --sort comm,dso_from,symbol_from,symbol_to,cycles
-echo "$same outputs identical to perf"
-[ "$same" -gt 40 ] || fail=1
-exit $fail
+cmp_finish "outputs identical to perf" 41

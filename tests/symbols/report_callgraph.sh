@@ -7,51 +7,20 @@
 # that is not a total order (callers first only within a thread); the
 # children views of such files are compared as sorted lines (same entries
 # and same trees, order not checked), everything else line for line.
-set -u
-command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=SCRIPTDIR/compare_lib.sh
+. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 
-fail=0 same=0 sorted=0
-run() { # file args... -> $tmp/perf $tmp/pk
-	file=$1
-	shift
-	perf report -i "$file" --stdio "$@" 2>/dev/null | grep -v '^# (Tip:' >"$tmp/perf"
-	"$PERFKIT" report -i "$file" --stdio "$@" >"$tmp/pk" 2>"$tmp/err"
-}
-report_fail() { # label args...
-	echo "FAIL $*"
-	diff "$tmp/perf" "$tmp/pk" | head -10
-	head -3 "$tmp/err"
-	fail=1
-}
-check() { # label file args...: identical output
-	label=$1
-	shift
-	run "$@"
-	if [ ! -s "$tmp/perf" ]; then
-		echo "FAIL $label: perf printed nothing"
-		fail=1
-	elif cmp -s "$tmp/perf" "$tmp/pk"; then
-		same=$((same + 1))
-	else
-		report_fail "$label" "$@"
-	fi
-}
+sorted=0
+check() { check_report "$@"; } # label file args...: identical output
 check_sorted() { # label file args...: same lines, any order
-	label=$1
-	shift
-	run "$@"
+	label=$1 file=$2
+	shift 2
+	cmp_run report "$file" "$@"
 	sort "$tmp/perf" >"$tmp/perf.s"
 	sort "$tmp/pk" >"$tmp/pk.s"
-	if [ ! -s "$tmp/perf" ]; then
-		echo "FAIL $label: perf printed nothing"
-		fail=1
-	elif cmp -s "$tmp/perf.s" "$tmp/pk.s"; then
+	cmp_judge "$label (sorted): report${*:+ $*}" "$tmp/perf.s" "$tmp/pk.s" &&
 		sorted=$((sorted + 1))
-	else
-		report_fail "$label (sorted)" "$@"
-	fi
+	return 0
 }
 threads() { # file -> number of threads with samples
 	perf report -i "$1" --stdio --no-children -g none --sort pid 2>/dev/null | grep -c '^ '
@@ -77,7 +46,7 @@ check_all() { # label file
 	check "$label" "$file" --no-children -g graph,1,callee
 	# the "---" line skips the entry's own frame with --sort sym; checked
 	# where the histogram itself (-g none) already agrees
-	run "$file" --no-children --sort sym -g none
+	cmp_run report "$file" --no-children --sort sym -g none
 	if cmp -s "$tmp/perf" "$tmp/pk"; then
 		check "$label" "$file" --no-children --sort sym
 	fi

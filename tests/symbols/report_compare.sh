@@ -3,32 +3,13 @@
 # and on recordings made here.  perf ends with a random "# (Tip: ...)" line
 # that perfkit does not print: it is dropped before comparing (the one
 # intentional difference).  Files and modes not covered yet are in SKIP.
-set -u
-command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=SCRIPTDIR/compare_lib.sh
+. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 
 SKIP='perf.data.intel_pt-4.14: intel_pt synthesized events are not decoded
 perf.data.piped.corrupted.zero_size_sample-3.2: corrupt: both refuse it'
 
-fail=0 same=0
-check() { # label file args...
-	label=$1 file=$2
-	shift 2
-	perf report -i "$file" --stdio "$@" 2>/dev/null | grep -v '^# (Tip:' >"$tmp/perf"
-	"$PERFKIT" report -i "$file" --stdio "$@" >"$tmp/pk" 2>"$tmp/err"
-	if [ ! -s "$tmp/perf" ]; then
-		echo "FAIL $label: perf printed nothing"
-		fail=1
-	elif cmp -s "$tmp/perf" "$tmp/pk"; then
-		same=$((same + 1))
-	else
-		echo "FAIL $label $*"
-		diff "$tmp/perf" "$tmp/pk" | head -8
-		head -3 "$tmp/err"
-		fail=1
-	fi
-}
+check() { check_report "$@"; } # label file args...
 
 if [ -d "${PERFKIT_CORPUS:-}" ]; then
 	for f in "$PERFKIT_CORPUS"/quipper/*; do
@@ -73,6 +54,4 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 assert d['events'][0]['entries'], 'no entries'" "$tmp/json" 2>/dev/null ||
 		{ command -v python3 >/dev/null && { echo "FAIL json"; fail=1; }; }
 fi
-echo "$same reports identical to perf"
-[ "$same" -gt 5 ] || fail=1
-exit $fail
+cmp_finish "reports identical to perf" 6

@@ -6,30 +6,12 @@
 # record memory samples), and a live page-fault recording with those
 # sample bits.  perf is run at test time.
 #	script_mem.sh GEN_SCRIPT_RECORDS
-set -u
-command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
+cmp_opts=-f # perf script -f -i FILE ...: files of another user
+# shellcheck source=SCRIPTDIR/compare_lib.sh
+. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 gen=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 
-check() { # name file args...
-	name=$1 file=$2
-	shift 2
-	perf script -f -i "$file" "$@" >"$tmp/perf.out" 2>/dev/null
-	"$PERFKIT" script -f -i "$file" "$@" >"$tmp/pk.out" 2>"$tmp/pk.err"
-	if [ ! -s "$tmp/perf.out" ]; then
-		echo "FAIL $name: perf printed nothing"
-		fail=1
-	elif cmp -s "$tmp/perf.out" "$tmp/pk.out"; then
-		echo "ok   $name ($(wc -l <"$tmp/perf.out") lines)"
-	else
-		echo "FAIL $name"
-		diff "$tmp/perf.out" "$tmp/pk.out" | head -10
-		cat "$tmp/pk.err"
-		fail=1
-	fi
-}
+check() { check_script "$@"; } # name file args...
 
 ws="$PERFKIT_CORPUS/quipper/perf.data.weight_struct"
 if [ -f "$ws" ]; then
@@ -59,4 +41,4 @@ if perf record -q -o "$tmp/pf.data" -e page-faults -c 1 -d --data-page-size --co
 else
 	echo "skip live page faults: perf record not permitted"
 fi
-exit $fail
+cmp_finish "outputs identical to perf script"

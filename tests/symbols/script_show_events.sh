@@ -4,32 +4,14 @@
 # files, and live software-event recordings with switch and namespace
 # records.  perf is run at test time.
 #	script_show_events.sh GEN_SCRIPT_RECORDS
-set -u
-command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
+cmp_opts=-f # perf script -f -i FILE ...: files of another user
+# shellcheck source=SCRIPTDIR/compare_lib.sh
+. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 gen=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 all='--show-task-events --show-mmap-events --show-switch-events --show-namespace-events
 --show-lost-events --show-cgroup-events --show-bpf-events --show-text-poke-events'
 
-check() { # name file args...
-	name=$1 file=$2
-	shift 2
-	perf script -f -i "$file" "$@" >"$tmp/perf.out" 2>/dev/null
-	"$PERFKIT" script -f -i "$file" "$@" >"$tmp/pk.out" 2>"$tmp/pk.err"
-	if [ ! -s "$tmp/perf.out" ]; then
-		echo "FAIL $name: perf printed nothing"
-		fail=1
-	elif cmp -s "$tmp/perf.out" "$tmp/pk.out"; then
-		echo "ok   $name ($(wc -l <"$tmp/perf.out") lines)"
-	else
-		echo "FAIL $name"
-		diff "$tmp/perf.out" "$tmp/pk.out" | head -10
-		cat "$tmp/pk.err"
-		fail=1
-	fi
-}
+check() { check_script "$@"; } # name file args...
 
 "$gen" side "$tmp/side.data" || { echo "FAIL: gen_script_records"; exit 1; }
 # shellcheck disable=SC2086
@@ -70,4 +52,4 @@ if perf record -q -o "$tmp/graph.data" -g -e cpu-clock --switch-events \
 	check live-callchain "$tmp/graph.data" --show-switch-events --show-task-events \
 		--show-mmap-events
 fi
-exit $fail
+cmp_finish "outputs identical to perf script"

@@ -10,14 +10,12 @@
 # They are built with -fno-plt: where a zero-sized _init runs into .plt,
 # which of the overlapping symbols perf finds depends on the shape of its
 # symbol tree, and perfkit does not replay it (yet).
-set -u
-command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
+# shellcheck source=SCRIPTDIR/compare_lib.sh
+. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 cc=$(command -v cc || command -v gcc) || { echo "no C compiler"; exit 77; }
 cxx=$(command -v c++ || command -v g++) || cxx=
 [ "$(uname -m)" = x86_64 ] || { echo "workloads are x86-64 only"; exit 77; }
 src=${PERFKIT_SRC:-$(dirname "$0")/../..}/tests/symbols/progs
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 $cc -O2 -fno-plt -o "$tmp/garbage" "$src/garbage_frames.c" -ldl -lpthread ||
 	{ echo "cannot build garbage_frames.c"; exit 77; }
@@ -35,33 +33,13 @@ if [ -n "$cxx" ] && $cxx -O2 -fomit-frame-pointer -fno-plt -o "$tmp/shapes" \
 	rec shapes-stripped -g -d -- "$tmp/shapes-stripped"
 fi
 
-fail=0 same=0 lines=0
-compare() { # label
-	if [ ! -s "$tmp/perf" ]; then
-		echo "FAIL $1: perf printed nothing"
-		fail=1
-	elif cmp -s "$tmp/perf" "$tmp/pk"; then
-		same=$((same + 1))
-		lines=$((lines + $(wc -l <"$tmp/perf")))
-	else
-		echo "FAIL $1"
-		diff "$tmp/perf" "$tmp/pk" | head -10
-		head -3 "$tmp/err"
-		fail=1
-	fi
-}
 for name in garbage garbage-d shapes shapes-stripped; do
 	f=$tmp/$name.data
 	[ -f "$f" ] || continue
-	perf script -i "$f" >"$tmp/perf" 2>/dev/null
-	"$PERFKIT" script -i "$f" >"$tmp/pk" 2>"$tmp/err"
-	compare "$name script"
+	check_script "$name" "$f"
 	for mode in "" "--no-children" "-g caller"; do
 		# shellcheck disable=SC2086 # mode is two words or none
-		perf report -i "$f" --stdio $mode 2>/dev/null | grep -v '^# (Tip:' >"$tmp/perf"
-		# shellcheck disable=SC2086
-		"$PERFKIT" report -i "$f" --stdio $mode >"$tmp/pk" 2>"$tmp/err"
-		compare "$name report $mode"
+		check_report "$name" "$f" $mode
 	done
 done
 # the workloads must have given what they are here for
@@ -70,6 +48,4 @@ for want in 'vtable for std::bad_alloc+0x10' 'data_var+0x0' 'rw_table+0x8' \
 	'__vdso_clock_gettime' 'sys_spin'; do
 	grep -qF "$want" "$tmp/perf" || { echo "FAIL: no '$want' in perf script"; fail=1; }
 done
-echo "$same outputs identical to perf ($lines lines)"
-[ "$same" -ge 8 ] || fail=1
-exit $fail
+cmp_finish "outputs identical to perf" 8

@@ -320,6 +320,20 @@ static bool read_cache_entry(int cpu, int idx, struct cache_entry *c)
 	return true;
 }
 
+/* perf lists the caches by level, each level in the order found (CPU,
+ * then index): a stable sort by level */
+static void sort_by_level(struct cache_entry *v, uint32_t nr)
+{
+	for (uint32_t i = 1; i < nr; i++) {
+		struct cache_entry c = v[i];
+		uint32_t j = i;
+
+		for (; j > 0 && v[j - 1].level > c.level; j--)
+			v[j] = v[j - 1];
+		v[j] = c;
+	}
+}
+
 static void add_cache(struct pk_writer *w, int nr_cpus)
 {
 	struct cache_entry *caches = NULL, c;
@@ -341,6 +355,7 @@ static void add_cache(struct pk_writer *w, int nr_cpus)
 			caches[nr++] = c;
 		}
 	}
+	sort_by_level(caches, nr);
 	pki_wbuf_u32(&b, 1);
 	pki_wbuf_u32(&b, nr);
 	for (uint32_t i = 0; i < nr; i++) {

@@ -992,7 +992,7 @@ static int add_stacks(struct pk_hist *h)
 
 static int build_entries(struct pk_hist *h)
 {
-	unsigned nr = h->nr_threads == 1 || h->stacks.nr < 1024 ? 1 : NR_PARTS;
+	unsigned nr = h->nr_threads == 1 ? 1 : NR_PARTS;
 	struct hist_part parts[NR_PARTS] = {0};
 	unsigned started = 0;
 	int err = 0;

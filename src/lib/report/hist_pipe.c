@@ -47,7 +47,7 @@ static void *worker(void *arg)
 		if (p->consumed == p->produced)
 			break;
 		b = &p->batch[p->consumed % PKI_PIPE_BATCHES];
-		skip = p->err != 0;	/* after an error the rest is dropped */
+		skip = p->err != 0; /* after an error the rest is dropped */
 		pthread_mutex_unlock(&p->lock);
 		err = 0;
 		if (skip)
@@ -75,7 +75,7 @@ int pki_pipe_start(struct pki_pipe *p, bool threaded, pki_pipe_consume_fn consum
 		if (!p->batch[i].v || !p->batch[i].frames)
 			goto fail;
 		if (!threaded)
-			break;	/* one batch, run in place when full */
+			break; /* one batch, run in place when full */
 	}
 	if (threaded) {
 		pthread_mutex_init(&p->lock, NULL);

@@ -236,8 +236,7 @@ static uint64_t stack_hash_id(const void *ctx, uint32_t id)
 static bool stack_same(const struct pki_stack *a, const struct pki_stack *k)
 {
 	return a->hash == k->hash && a->attr == k->attr && a->comm == k->comm &&
-	       a->thread == k->thread && a->cpu == k->cpu && a->loc == k->loc &&
-	       a->leaf == k->leaf;
+	       a->thread == k->thread && a->cpu == k->cpu && a->loc == k->loc && a->leaf == k->leaf;
 }
 
 /* The sample's place in the log (pki_stacks.log). */
@@ -274,7 +273,8 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 	uint64_t slot;
 	size_t j;
 
-	if (init_root(t) || (nr_frames && (id = add_path(t, k->first_thread, frames, nr_frames)) < 0))
+	if (init_root(t) ||
+	    (nr_frames && (id = add_path(t, k->first_thread, frames, nr_frames)) < 0))
 		return -ENOMEM;
 	leaf = nr_frames ? (uint32_t)id : 0;
 	if ((id = loc_id(t, loc)) < 0)
