@@ -97,8 +97,8 @@ static bool same_frame(const struct pk_callchain_node *n, const struct pk_locati
  */
 struct cc_node {
 	struct pk_callchain_node pub;
-	uint64_t *keys;		/* per child: symbol start, or address */
-	bool inlined_children;	/* some child is an inlined frame */
+	uint64_t *keys;	       /* per child: symbol start, or address */
+	bool inlined_children; /* some child is an inlined frame */
 };
 
 static uint64_t frame_key(const struct pk_symbol *sym, uint64_t ip)
@@ -253,7 +253,6 @@ static uint64_t cumul(const struct pk_callchain_node *n)
 {
 	return n->hit + n->children_hit;
 }
-
 
 /* perf's tree order: the higher frame first */
 static int cmp_tree_order(const void *pa, const void *pb)
