@@ -4,7 +4,8 @@
  * prefix, so memory grows with the unique paths, not with the samples.
  * Chains are merged frame by frame; two frames are the same node when they
  * are in the same symbol (same DSO and symbol start), or, when one is
- * unresolved, at the same DSO and address, as perf compares them.
+ * unresolved, at the same DSO and address, or, when one is an inlined
+ * frame, of the same name, as perf compares them.
  */
 #include <errno.h>
 #include <stddef.h>
