@@ -4,7 +4,8 @@
  * prefix, so memory grows with the unique paths, not with the samples.
  * Chains are merged frame by frame; two frames are the same node when they
  * are in the same symbol (same DSO and symbol start), or, when one is
- * unresolved, at the same DSO and address, as perf compares them.
+ * unresolved, at the same DSO and address, or, when one is an inlined
+ * frame, of the same name, as perf compares them.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -49,20 +50,27 @@ static int64_t rank_of(const struct pk_dso *d)
 	return (int64_t)(uintptr_t)d; /* not in the session: keep some order */
 }
 
+/* perf's match_chain: a frame in an inlined symbol (whose range is its
+ * function's) is told apart by name alone, whatever its DSO or the
+ * function it was inlined into; other frames by DSO, then symbol start,
+ * or address when unresolved. */
+static bool by_name(const struct pk_symbol *sa, const struct pk_symbol *sb)
+{
+	return sa && sb && (sa->inlined || sb->inlined);
+}
+
 static int cmp_frame(const struct pk_dso *da, const struct pk_symbol *sa, uint64_t ipa,
 		     const struct pk_dso *db, const struct pk_symbol *sb, uint64_t ipb)
 {
+	if (by_name(sa, sb)) {
+		int c = strcmp(sa->name, sb->name);
+
+		return c < 0 ? -1 : c > 0;
+	}
 	if (da != db) {
 		int64_t ra = rank_of(da), rb = rank_of(db);
 
 		return ra < rb ? -1 : ra > rb;
-	}
-	/* perf tells inlined frames, which share their function's start,
-	 * by name */
-	if (sa && sb && (sa->inlined || sb->inlined)) {
-		int c = strcmp(sa->name, sb->name);
-
-		return c < 0 ? -1 : c > 0;
 	}
 	if (sa && sb)
 		return cmp_u64(sa->start, sb->start);
@@ -73,10 +81,10 @@ static int cmp_frame(const struct pk_dso *da, const struct pk_symbol *sa, uint64
  * same rank, so only equality matters here (the hot path of merging). */
 static bool same_frame(const struct pk_callchain_node *n, const struct pk_location *loc)
 {
+	if (by_name(n->sym, loc->sym))
+		return !strcmp(n->sym->name, loc->sym->name);
 	if (n->dso != loc->dso)
 		return false;
-	if (n->sym && loc->sym && (n->sym->inlined || loc->sym->inlined))
-		return !strcmp(n->sym->name, loc->sym->name);
 	if (n->sym && loc->sym)
 		return n->sym->start == loc->sym->start;
 	return n->ip == loc->ip;
@@ -90,7 +98,8 @@ static bool same_frame(const struct pk_callchain_node *n, const struct pk_locati
  */
 struct cc_node {
 	struct pk_callchain_node pub;
-	uint64_t *keys; /* per child: symbol start, or address */
+	uint64_t *keys;	       /* per child: symbol start, or address */
+	bool inlined_children; /* some child is an inlined frame */
 };
 
 static uint64_t frame_key(const struct pk_symbol *sym, uint64_t ip)
@@ -173,15 +182,36 @@ static int add_child(struct pki_arena *a, struct cc_node *parent, struct cc_node
 	return 0;
 }
 
-static struct cc_node *child_of(struct pki_arena *a, struct cc_node *parent,
-				const struct pk_location *loc)
+/* The child that is loc's frame: by key first, the common case; a frame
+ * told apart by name may also be a child of another key (the same
+ * function inlined into another one, or its real symbol). */
+static struct cc_node *find_child(struct cc_node *parent, const struct pk_location *loc,
+				  uint64_t key)
 {
-	uint64_t key = frame_key(loc->sym, loc->ip);
-	struct cc_node *c;
+	bool inl = loc->sym && loc->sym->inlined;
 
 	for (uint32_t i = 0; i < parent->pub.nr_children; i++)
 		if (parent->keys[i] == key && same_frame(parent->pub.children[i], loc))
 			return (struct cc_node *)parent->pub.children[i];
+	if (!loc->sym || (!inl && !parent->inlined_children))
+		return NULL;
+	for (uint32_t i = 0; i < parent->pub.nr_children; i++) {
+		const struct pk_callchain_node *c = parent->pub.children[i];
+
+		if ((inl || (c->sym && c->sym->inlined)) && same_frame(c, loc))
+			return (struct cc_node *)c;
+	}
+	return NULL;
+}
+
+static struct cc_node *child_of(struct pki_arena *a, struct cc_node *parent,
+				const struct pk_location *loc)
+{
+	uint64_t key = frame_key(loc->sym, loc->ip);
+	struct cc_node *c = find_child(parent, loc, key);
+
+	if (c)
+		return c;
 	c = arena_alloc(a, sizeof(*c));
 	if (!c)
 		return NULL;
@@ -191,6 +221,8 @@ static struct cc_node *child_of(struct pki_arena *a, struct cc_node *parent,
 	c->pub.parent = &parent->pub;
 	if (add_child(a, parent, c, key))
 		return NULL;
+	if (loc->sym && loc->sym->inlined)
+		parent->inlined_children = true;
 	return c;
 }
 
