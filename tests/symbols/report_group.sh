@@ -81,13 +81,48 @@ rec() { # name events... (perf record -e arguments)
 	shift
 	perf record -q -o "$out" "$@" -F 2000 -- sh -c "$work" >/dev/null 2>&1
 }
+# Call-graph recordings run a program built with frame pointers whose hot
+# code calls no library: the shell and libc have no frame pointers, and
+# their garbage frames make perf's group links depend on lookups perfkit
+# does not replay yet (a known gap, covered by report_unresolved.sh
+# without groups).  Without a compiler they use the shell work.
+cat >"$tmp/fp.c" <<'PROG'
+__attribute__((noinline)) static unsigned long leaf(unsigned long x)
+{
+	for (int i = 0; i < 200; i++)
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+	return x;
+}
+__attribute__((noinline)) static unsigned long mid(unsigned long x, int d)
+{
+	return d ? mid(leaf(x), d - 1) : leaf(x);
+}
+int main(void)
+{
+	unsigned long s = 0;
+	for (int i = 0; i < 40000; i++)
+		s += mid((unsigned long)i, i % 8);
+	return (int)(s & 1);
+}
+PROG
+fp_work=$tmp/fp
+cc -O2 -fno-omit-frame-pointer -o "$fp_work" "$tmp/fp.c" 2>/dev/null || fp_work=
+recg() { # name events... : a call-graph recording
+	out=$tmp/$1.data
+	shift
+	if [ -n "$fp_work" ]; then
+		perf record -q -o "$out" -g "$@" -F 2000 -- "$fp_work" >/dev/null 2>&1
+	else
+		perf record -q -o "$out" -g "$@" -F 2000 -- sh -c "$work" >/dev/null 2>&1
+	fi
+}
 if rec plain -e '{cpu-clock,task-clock}'; then
 	check_views live-group "$tmp/plain.data"
 	check live-group "$tmp/plain.data" --comms ls
 	check live-group "$tmp/plain.data" --dsos libc.so.6,dash
 	check live-group "$tmp/plain.data" --symbols __strcmp_evex,strcmp@plt
 	check_json live-group "$tmp/plain.data"
-	if rec graph -g -e '{cpu-clock,page-faults}'; then
+	if recg graph -e '{cpu-clock,page-faults}'; then
 		check_views live-graph "$tmp/graph.data" graph
 		check live-graph "$tmp/graph.data" -g caller
 		check live-graph "$tmp/graph.data" -g folded
@@ -97,11 +132,11 @@ if rec plain -e '{cpu-clock,task-clock}'; then
 		# lookup tree, whose shape then differs from perfkit's replay
 	fi
 	# a group next to a standalone event, in both orders
-	rec mixed -g -e '{cpu-clock,page-faults}' -e task-clock &&
+	recg mixed -e '{cpu-clock,page-faults}' -e task-clock &&
 		check_views live-mixed "$tmp/mixed.data" graph
 	rec mixed2 -e task-clock -e '{cpu-clock,page-faults}' &&
 		check_views live-mixed2 "$tmp/mixed2.data"
-	rec three -g -e '{cpu-clock,task-clock,page-faults}' &&
+	recg three -e '{cpu-clock,task-clock,page-faults}' &&
 		check_views live-three "$tmp/three.data" graph
 	rec named -e 'grp{task-clock,cpu-clock}' && check_views live-named "$tmp/named.data"
 	# no groups: --group makes one, --no-group still names the first
