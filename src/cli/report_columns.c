@@ -354,7 +354,17 @@ static bool has_column(const struct report_layout *l, const struct report_column
 	return false;
 }
 
-int report_columns_parse(struct report_layout *l, const char *fields, bool sort_given)
+/* perf accumulates children only when -F shows them */
+static bool shows_children(const struct report_layout *l)
+{
+	for (uint32_t i = 0; i < l->nr_cols; i++)
+		if (l->cols[i].kind == REPORT_COL_CHILDREN)
+			return true;
+	return false;
+}
+
+int report_columns_parse(struct report_layout *l, const char *fields, bool sort_given,
+			 bool *children)
 {
 	const char *p = fields;
 
@@ -372,6 +382,7 @@ int report_columns_parse(struct report_layout *l, const char *fields, bool sort_
 			add_column(l, c.kind, c.key);
 		p += n + (p[n] == ',');
 	}
+	*children = shows_children(l);
 	if (!sort_given) {
 		l->nr_keys = 0;
 		for (uint32_t i = 0; i < l->nr_cols; i++)
@@ -379,7 +390,18 @@ int report_columns_parse(struct report_layout *l, const char *fields, bool sort_
 				l->keys[l->nr_keys++] = l->cols[i].key;
 		return 0;
 	}
-	/* perf shows the sort keys -F leaves out after its fields */
+	/* the histogram keeps -F's keys apart too; perf shows the sort keys
+	 * -F leaves out after its fields */
+	for (uint32_t i = 0; i < l->nr_cols; i++) {
+		bool known = false;
+
+		if (l->cols[i].kind != REPORT_COL_KEY)
+			continue;
+		for (uint32_t j = 0; j < l->nr_keys; j++)
+			known |= l->keys[j] == l->cols[i].key;
+		if (!known && l->nr_keys < PK_HIST_KEY_MAX)
+			l->keys[l->nr_keys++] = l->cols[i].key;
+	}
 	for (uint32_t i = 0; i < l->nr_keys; i++) {
 		struct report_column c = {REPORT_COL_KEY, l->keys[i]};
 

@@ -336,13 +336,16 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 		      struct report_layout *l, struct pk_hist_opts *ho)
 {
+	bool fields_children = true;
+
 	if (parse_sort(o->sort, l))
 		return -EINVAL;
-	if (o->fields && report_columns_parse(l, o->fields, o->sort != NULL))
+	if (o->fields && report_columns_parse(l, o->fields, o->sort != NULL, &fields_children))
 		return -EINVAL;
 	l->sep = o->field_sep;
 	l->relative = o->relative;
 	l->children = o->children < 0 ? has_callchains(s) : o->children;
+	l->children &= fields_children;
 	ho->keys = l->keys;
 	ho->nr_keys = l->nr_keys;
 	ho->children = l->children;
@@ -354,15 +357,9 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 
 /* The lines before the events: the file header with --header, the
  * filters, the lost samples. */
-static void print_preamble(FILE *out, struct pk_session *s, const struct pk_hist *h,
+static void print_preamble(FILE *out, const struct pk_hist *h,
 			   const struct report_stdio_opts *o, struct report_layout *l)
 {
-	if (o->header)
-		report_header_only(pk_session_reader(s), out, false);
-	else if (!o->quiet)
-		fputs("# To display the perf.data header info, please use --header/--header-only "
-		      "options.\n#\n",
-		      out);
 	print_filters(out, o, l);
 	if (!o->quiet)
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", pk_hist_lost_samples(h));
@@ -417,7 +414,19 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 		print_json(out, h, &l);
 		goto out;
 	}
-	print_preamble(out, s, h, o, &l);
+	if (o->header)
+		report_header_only(pk_session_reader(s), out, false);
+	else if (!o->quiet)
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n#\n",
+		      out);
+	if (!pk_hist_nr_events(h)) {
+		/* perf's words (and status) when -U or the file left none */
+		fflush(out);
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
+		goto out;
+	}
+	print_preamble(out, h, o, &l);
 	for (uint32_t i = 0; i < pk_hist_nr_events(h); i++)
 		print_event(out, &l, pk_hist_event(h, i), o);
 	if (!o->quiet)

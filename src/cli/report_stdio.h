@@ -99,8 +99,10 @@ struct report_layout {
 };
 
 /* -F: the columns and, unless --sort gave them, the sort keys; -1 if bad
- * (printed). */
-int report_columns_parse(struct report_layout *l, const char *fields, bool sort_given);
+ * (printed).  Whether children are accumulated then: *children is set to
+ * whether -F shows them. */
+int report_columns_parse(struct report_layout *l, const char *fields, bool sort_given,
+			 bool *children);
 /* Without -F: perf's columns for the options. */
 void report_columns_default(struct report_layout *l, const struct report_stdio_opts *o);
 /* What member m's percentages are of. */
