@@ -14,14 +14,14 @@
 #include "cli.h"
 #include "report_stdio.h"
 
-#define UNRESOLVED_WIDTH 16	/* hex digits of an unresolved address */
-#define PERCENT_WIDTH 8		/* per member */
-#define NUMBER_WIDTH 12		/* Samples and Period, per member */
+#define UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address */
+#define PERCENT_WIDTH	 8  /* per member */
+#define NUMBER_WIDTH	 12 /* Samples and Period, per member */
 
 /* One formatted cell; cells are padded and separated after formatting. */
 struct cell {
 	char buf[512];
-	char *big;		/* when buf is too small */
+	char *big; /* when buf is too small */
 	size_t len;
 };
 
@@ -195,8 +195,8 @@ void report_columns_header(FILE *out, const struct report_layout *l)
 	for (uint32_t i = 0; i < l->nr_cols; i++) {
 		const struct report_column *c = &l->cols[i];
 
-		fprintf(out, "%s%*s", i ? sep : "", c->kind == REPORT_COL_KEY ? -column_width(l, c)
-									      : column_width(l, c),
+		fprintf(out, "%s%*s", i ? sep : "",
+			c->kind == REPORT_COL_KEY ? -column_width(l, c) : column_width(l, c),
 			column_header(l, c));
 	}
 	fputc('\n', out);
@@ -349,7 +349,8 @@ static int parse_field(const char *p, size_t n, struct report_column *c)
 static bool has_column(const struct report_layout *l, const struct report_column *c)
 {
 	for (uint32_t i = 0; i < l->nr_cols; i++)
-		if (l->cols[i].kind == c->kind && (c->kind != REPORT_COL_KEY || l->cols[i].key == c->key))
+		if (l->cols[i].kind == c->kind &&
+		    (c->kind != REPORT_COL_KEY || l->cols[i].key == c->key))
 			return true;
 	return false;
 }
