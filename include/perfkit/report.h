@@ -72,6 +72,11 @@ struct pk_hist_opts {
 	uint32_t nr_threads;		/* 0: as many as help (two), 1: the
 					 * caller's thread only */
 	int group;			/* enum pk_hist_group, 0: no groups */
+	int32_t max_stack;		/* frames of each callchain used (perf's
+					 * --max-stack): 0 for perf's default
+					 * (127), negative for none */
+	bool hide_unresolved;		/* drop samples and callchain frames
+					 * without a symbol (perf's -U) */
 };
 
 /*
@@ -153,6 +158,14 @@ void pk_hist_free(struct pk_hist *h);
 /* Events with at least one sample, in attr order. */
 uint32_t pk_hist_nr_events(const struct pk_hist *h);
 const struct pk_hist_event *pk_hist_event(const struct pk_hist *h, uint32_t i);
+
+/*
+ * Samples and period of the entries of an event (member m of its group,
+ * 0 for the leader or a lone event), that is of the samples the filters
+ * kept: perf's totals with --percentage relative.
+ */
+void pk_hist_event_kept(const struct pk_hist_event *ev, uint32_t m, uint64_t *nr_samples,
+			uint64_t *period);
 
 /* Sum of the LOST_SAMPLES records. */
 uint64_t pk_hist_lost_samples(const struct pk_hist *h);

@@ -51,13 +51,30 @@ static const char report_usage[] =
 	"    -b, --branch-stack    one entry per branch of the branch stacks (the\n"
 	"                          default when the samples have them)\n"
 	"        --no-branch-stack the samples, not their branches\n"
+	"    -n, --show-nr-samples show the number of samples of each entry\n"
+	"        --show-total-period show the period of each entry\n"
+	"    -F, --fields <keys>   output fields: overhead, overhead_children, sample,\n"
+	"                          period and the sort keys\n"
+	"    -t, --field-separator <sep>\n"
+	"                          separate the columns with sep, without padding rules\n"
+	"    -q, --quiet           only the entries, no header lines\n"
+	"        --header          the perf.data header before the report\n"
+	"        --percentage <relative|absolute>\n"
+	"                          percentages of the filtered samples or of all\n"
+	"        --max-stack <n>   use at most n frames of each callchain (127)\n"
+	"    -G, --inverted        callchains from the outermost caller (-g caller)\n"
+	"    -U, --hide-unresolved drop the samples (and frames) without a symbol\n"
+	"        --demangle        demangle C++ and Rust symbol names (the default)\n"
+	"        --no-demangle     keep the mangled names\n"
+	"    -T, --threads         per-thread values of PERF_SAMPLE_READ counters\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
 
 enum { OPT_STATS = 256, OPT_HEADER_ONLY, OPT_STDIO, OPT_CHILDREN, OPT_NO_CHILDREN,
        OPT_PERCENT_LIMIT, OPT_PIDS, OPT_TIDS, OPT_JSON, OPT_NO_BRANCH_STACK, OPT_GROUP,
-       OPT_NO_GROUP };
+       OPT_NO_GROUP, OPT_SHOW_PERIOD, OPT_HEADER, OPT_PERCENTAGE, OPT_MAX_STACK, OPT_DEMANGLE,
+       OPT_NO_DEMANGLE };
 
 static const struct option report_options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -86,15 +103,60 @@ static const struct option report_options[] = {
 	{"no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK},
 	{"group", no_argument, NULL, OPT_GROUP},
 	{"no-group", no_argument, NULL, OPT_NO_GROUP},
+	{"show-nr-samples", no_argument, NULL, 'n'},
+	{"show-total-period", no_argument, NULL, OPT_SHOW_PERIOD},
+	{"fields", required_argument, NULL, 'F'},
+	{"field-separator", required_argument, NULL, 't'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"header", no_argument, NULL, OPT_HEADER},
+	{"percentage", required_argument, NULL, OPT_PERCENTAGE},
+	{"max-stack", required_argument, NULL, OPT_MAX_STACK},
+	{"inverted", no_argument, NULL, 'G'},
+	{"hide-unresolved", no_argument, NULL, 'U'},
+	{"demangle", no_argument, NULL, OPT_DEMANGLE},
+	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+	{"threads", no_argument, NULL, 'T'},
 	{NULL, 0, NULL, 0},
 };
+
+/* perf's --percentage: a prefix of either word */
+static int parse_percentage(const char *arg, bool *relative)
+{
+	size_t n = strlen(arg);
+
+	if (n && !strncmp(arg, "relative", n)) {
+		*relative = true;
+		return 0;
+	}
+	if (n && !strncmp(arg, "absolute", n)) {
+		*relative = false;
+		return 0;
+	}
+	cli_error("report: --percentage takes relative or absolute, not '%s'", arg);
+	return -EINVAL;
+}
+
+static int parse_max_stack(const char *arg, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 0);
+	if (errno || end == arg || *end || v < 0 || v > 65535) {
+		cli_error("report: bad --max-stack '%s'", arg);
+		return -EINVAL;
+	}
+	*out = (int)v;
+	return 0;
+}
 
 static int parse_report_args(int argc, char **argv, struct report_args *a)
 {
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:DIfvhs:g:c:d:S:b", report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIfvhs:g:c:d:S:bnF:t:qGUT", report_options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -167,6 +229,47 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 		case OPT_NO_GROUP:
 			a->stdio.group = 0;
 			break;
+		case 'n':
+			a->stdio.show_nr_samples = true;
+			break;
+		case OPT_SHOW_PERIOD:
+			a->stdio.show_total_period = true;
+			break;
+		case 'F':
+			a->stdio.fields = optarg;
+			break;
+		case 't':
+			a->stdio.field_sep = optarg;
+			break;
+		case 'q':
+			a->stdio.quiet = true;
+			break;
+		case OPT_HEADER:
+			a->stdio.header = true;
+			break;
+		case OPT_PERCENTAGE:
+			if (parse_percentage(optarg, &a->stdio.relative))
+				return -EINVAL;
+			break;
+		case OPT_MAX_STACK:
+			if (parse_max_stack(optarg, &a->stdio.max_stack))
+				return -EINVAL;
+			break;
+		case 'G':
+			a->stdio.inverted = true;
+			break;
+		case 'U':
+			a->stdio.hide_unresolved = true;
+			break;
+		case OPT_DEMANGLE:
+			a->stdio.no_demangle = false;
+			break;
+		case OPT_NO_DEMANGLE:
+			a->stdio.no_demangle = true;
+			break;
+		case 'T':
+			a->stdio.threads = true;
+			break;
 		default:
 			fputs(report_usage, stderr);
 			return -EINVAL;
@@ -203,7 +306,10 @@ static const char *default_input(void)
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {.mode = MODE_DEFAULT,
-				 .stdio = {.children = -1, .branch_stack = -1, .group = -1}};
+				 .stdio = {.children = -1,
+					   .branch_stack = -1,
+					   .group = -1,
+					   .max_stack = -1}};
 	struct pk_reader_opts opts = {.sz = sizeof(opts)};
 	struct pk_reader *r = NULL;
 	int err;

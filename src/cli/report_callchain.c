@@ -261,7 +261,10 @@ void report_callchain_print(FILE *out, const struct pk_hist_entry *e, uint64_t t
 
 	if (!e->callchain || p->mode == REPORT_GRAPH_NONE)
 		return;
-	g.min_hit = (uint64_t)((double)total * (p->min_percent / 100.0));
+	/* perf hides branches below the limit of the total percentages are
+	 * of (--percentage), yet prints them of all samples */
+	g.min_hit = (uint64_t)((double)(p->limit_total ? p->limit_total : total) *
+			       (p->min_percent / 100.0));
 	switch (p->mode) {
 	case REPORT_GRAPH_FLAT:
 		print_chains(out, e->callchain, &g, false);

@@ -12,22 +12,7 @@
 #include "cli.h"
 #include "report_stdio.h"
 
-#define UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address */
-
-struct layout {
-	enum pk_hist_key keys[PK_HIST_KEY_MAX];
-	uint32_t nr_keys;
-	bool children;
-	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
-	int width[PK_HIST_KEY_MAX];
-	struct callchain_print cg;
-	uint32_t nr_members;		/* of the event printed: its columns */
-	const struct pk_header *hdr;
-	uint32_t nr_attrs;
-	bool group_set;			/* --group or --no-group given */
-};
-
-static int parse_sort(const char *list, struct layout *l)
+static int parse_sort(const char *list, struct report_layout *l)
 {
 	static const enum pk_hist_key defaults[] = {PK_HIST_KEY_COMM, PK_HIST_KEY_DSO,
 						    PK_HIST_KEY_SYM};
@@ -63,176 +48,6 @@ static bool single(const char *list)
 	return list && *list && !strchr(list, ',');
 }
 
-static const char *key_header(enum pk_hist_key k)
-{
-	switch (k) {
-	case PK_HIST_KEY_COMM:
-		return "Command";
-	case PK_HIST_KEY_PID:
-		return "    Pid:Command";
-	case PK_HIST_KEY_DSO:
-		return "Shared Object";
-	case PK_HIST_KEY_SYM:
-		return "Symbol";
-	case PK_HIST_KEY_CPU:
-		return "CPU";
-	default:
-		return "?";
-	}
-}
-
-static void grow(int *w, int len)
-{
-	if (len > *w)
-		*w = len;
-}
-
-/* Column widths as perf computes them, over the entries it keeps. */
-static void compute_widths(struct layout *l, const struct pk_hist_event *ev,
-			   const struct report_stdio_opts *o)
-{
-	bool unresolved = false;
-
-	for (int k = 0; k < PK_HIST_KEY_MAX; k++)
-		l->width[k] = (int)strlen(key_header((enum pk_hist_key)k));
-	for (uint64_t i = 0; i < ev->nr_entries; i++) {
-		const struct pk_hist_entry *e = &ev->entries[i];
-
-		/* perf sizes the column by the length of the thread's last
-		 * comm (cached once the samples are in), not the entry's, and
-		 * cuts the entries' comms to that */
-		grow(&l->width[PK_HIST_KEY_COMM], (int)strlen(pk_thread_comm(e->thread)));
-		grow(&l->width[PK_HIST_KEY_PID], (int)strlen(pk_thread_comm(e->thread)) + 8);
-		if (e->dso)
-			grow(&l->width[PK_HIST_KEY_DSO], (int)strlen(pk_dso_short_name(e->dso)));
-		if (e->sym) {
-			grow(&l->width[PK_HIST_KEY_SYM], (int)strlen(e->sym->name) + 4);
-		} else {
-			grow(&l->width[PK_HIST_KEY_SYM], UNRESOLVED_WIDTH + 4 + 2);
-			unresolved = true;
-		}
-	}
-	if (unresolved && !o->dsos)
-		grow(&l->width[PK_HIST_KEY_DSO], UNRESOLVED_WIDTH);
-}
-
-static void print_percent(FILE *out, uint64_t v, uint64_t total)
-{
-	fprintf(out, "%7.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
-}
-
-static void print_sym(FILE *out, const struct pk_hist_entry *e)
-{
-	fprintf(out, "[%c] ", e->level);
-	if (e->sym && e->sym->object)
-		fprintf(out, "%s+0x%" PRIx64, e->sym->name, e->first_addr - e->sym->start);
-	else if (e->sym)
-		fprintf(out, "%s%s", e->sym->name, e->sym->inlined ? " (inlined)" : "");
-	else
-		fprintf(out, "%#.*" PRIx64, UNRESOLVED_WIDTH, e->addr);
-}
-
-static void print_key(FILE *out, const struct layout *l, enum pk_hist_key k,
-		      const struct pk_hist_entry *e, bool last)
-{
-	int w = l->width[k];
-
-	switch (k) {
-	case PK_HIST_KEY_COMM:
-		fprintf(out, "%-*.*s", w, w, e->comm);
-		break;
-	case PK_HIST_KEY_PID:
-		/* the thread's last comm, as perf shows it */
-		fprintf(out, "%7d:%-*.*s", (int)e->tid, w > 8 ? w - 8 : 0, w > 8 ? w - 8 : 0,
-			pk_thread_comm(e->thread));
-		break;
-	case PK_HIST_KEY_DSO:
-		fprintf(out, "%-*s", w, pk_dso_short_name(e->dso));
-		break;
-	case PK_HIST_KEY_SYM:
-		print_sym(out, e);
-		break;
-	case PK_HIST_KEY_CPU:
-		fprintf(out, "%*.*d", w, w, (int)e->cpu);
-		break;
-	default:
-		break;
-	}
-	(void)last;
-}
-
-static void dots(FILE *out, int n)
-{
-	for (int j = 0; j < n; j++)
-		fputc('.', out);
-}
-
-/* A percentage column holds one value per group member. */
-static void print_columns_header(FILE *out, const struct layout *l)
-{
-	int pw = 8 * (int)l->nr_members;
-
-	if (l->children)
-		fprintf(out, "# %*s  %*s", pw, "Children", pw, "Self");
-	else
-		fprintf(out, "# %*s", pw, "Overhead");
-	for (uint32_t i = 0; i < l->nr_keys; i++) {
-		enum pk_hist_key k = l->keys[i];
-
-		if (!l->elide[k])
-			fprintf(out, "  %-*s", l->width[k], key_header(k));
-	}
-	fputs("\n# ", out);
-	dots(out, pw);
-	if (l->children) {
-		fputs("  ", out);
-		dots(out, pw);
-	}
-	for (uint32_t i = 0; i < l->nr_keys; i++) {
-		enum pk_hist_key k = l->keys[i];
-
-		if (l->elide[k])
-			continue;
-		fputs("  ", out);
-		dots(out, l->width[k]);
-	}
-	fputs("\n#\n", out);
-}
-
-/* The entry's self or children percentages, one per group member, each
- * of that member's total. */
-static void print_percents(FILE *out, const struct pk_hist_entry *e,
-			   const struct pk_hist_event *ev, bool children)
-{
-	if (!e->members || ev->nr_members < 2) {
-		print_percent(out, children ? e->children : e->self, ev->total_period);
-		return;
-	}
-	for (uint32_t m = 0; m < ev->nr_members; m++)
-		print_percent(out, children ? e->members[m].children : e->members[m].self,
-			      ev->members[m].total_period);
-}
-
-static void print_entry(FILE *out, const struct layout *l, const struct pk_hist_entry *e,
-			const struct pk_hist_event *ev)
-{
-	fputs("  ", out);
-	if (l->children) {
-		print_percents(out, e, ev, true);
-		fputs("  ", out);
-	}
-	print_percents(out, e, ev, false);
-	for (uint32_t i = 0; i < l->nr_keys; i++) {
-		enum pk_hist_key k = l->keys[i];
-
-		if (l->elide[k])
-			continue;
-		fputs("  ", out);
-		print_key(out, l, k, e, i + 1 == l->nr_keys);
-	}
-	fputc('\n', out);
-}
-
 static const char *attr_name(const struct pk_attr *a)
 {
 	return a && a->name ? a->name : "unknown";
@@ -257,7 +72,7 @@ static void print_event_name(FILE *out, const struct pk_hist_event *ev)
 /* perf says "events" for a group leader even when it shows the events
  * one by one (--no-group), and either option makes the first event of a
  * file without groups the leader of all. */
-static bool leads_group(const struct layout *l, const struct pk_hist_event *ev)
+static bool leads_group(const struct report_layout *l, const struct pk_hist_event *ev)
 {
 	if (ev->nr_members > 1)
 		return true;
@@ -272,12 +87,21 @@ static bool leads_group(const struct layout *l, const struct pk_hist_event *ev)
 
 /* "2K": perf's unit for sample counts; a group's counts are its members'
  * sums */
-static void print_samples_line(FILE *out, const struct layout *l, const struct pk_hist_event *ev)
+static void print_samples_line(FILE *out, const struct report_layout *l, const struct pk_hist_event *ev)
 {
 	uint64_t n = 0, period = 0;
 	char unit = ' ';
 
 	for (uint32_t m = 0; m < ev->nr_members; m++) {
+		uint64_t kept_n, kept_period;
+
+		if (l->relative) {
+			/* perf's totals of what the filters kept */
+			pk_hist_event_kept(ev, m, &kept_n, &kept_period);
+			n += kept_n;
+			period += kept_period;
+			continue;
+		}
 		n += ev->members[m].nr_samples;
 		period += ev->members[m].total_period;
 	}
@@ -297,40 +121,55 @@ static void print_samples_line(FILE *out, const struct layout *l, const struct p
 	fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
-static void print_event(FILE *out, struct layout *l, const struct pk_hist_event *ev,
+static void print_event(FILE *out, struct report_layout *l, const struct pk_hist_event *ev,
 			const struct report_stdio_opts *o)
 {
-	compute_widths(l, ev, o);
+	uint64_t total = report_total(l, ev, 0);
+
+	report_columns_widths(l, ev, o);
+	l->cg.limit_total = l->relative ? total : 0;
 	l->nr_members = ev->nr_members ? ev->nr_members : 1;
-	print_samples_line(out, l, ev);
-	print_columns_header(out, l);
+	if (!o->quiet) {
+		print_samples_line(out, l, ev);
+		report_columns_header(out, l);
+	}
 	for (uint64_t i = 0; i < ev->nr_entries; i++) {
 		const struct pk_hist_entry *e = &ev->entries[i];
 		uint64_t v = l->children ? e->children : e->self;
 
-		if (o->percent_limit > 0 && ev->total_period &&
-		    100.0 * (double)v / (double)ev->total_period < o->percent_limit)
+		if (o->percent_limit > 0 && total &&
+		    100.0 * (double)v / (double)total < o->percent_limit)
 			continue;
-		print_entry(out, l, e, ev);
+		report_columns_entry(out, l, e, ev);
+		/* the trees are of all samples, even with --percentage
+		 * relative */
 		report_callchain_print(out, e, ev->total_period, &l->cg);
 	}
 	fputs("\n\n", out);
 }
 
-static void print_filters(FILE *out, const struct report_stdio_opts *o, struct layout *l)
+static void print_filters(FILE *out, const struct report_stdio_opts *o, struct report_layout *l)
 {
+	FILE *shown = o->quiet ? NULL : out;
+
+	/* -F shows what it names */
 	if (single(o->comms)) {
-		fprintf(out, "# comm: %s\n", o->comms);
-		l->elide[PK_HIST_KEY_COMM] = true;
+		if (shown)
+			fprintf(shown, "# comm: %s\n", o->comms);
+		l->elide[PK_HIST_KEY_COMM] = !l->fields_set;
 	}
 	if (single(o->dsos)) {
-		fprintf(out, "# dso: %s\n", o->dsos);
-		l->elide[PK_HIST_KEY_DSO] = true;
+		if (shown)
+			fprintf(shown, "# dso: %s\n", o->dsos);
+		l->elide[PK_HIST_KEY_DSO] = !l->fields_set;
 	}
 	if (single(o->symbols)) {
-		fprintf(out, "# symbol: %s\n", o->symbols);
-		l->elide[PK_HIST_KEY_SYM] = true;
+		if (shown)
+			fprintf(shown, "# symbol: %s\n", o->symbols);
+		l->elide[PK_HIST_KEY_SYM] = !l->fields_set;
 	}
+	if (!l->fields_set)
+		report_columns_default(l, o);
 }
 
 
@@ -392,7 +231,7 @@ static void json_members(FILE *out, const struct pk_hist_event *ev)
 
 /* An entry's values for each member of its group, leader first. */
 static void json_entry_members(FILE *out, const struct pk_hist_event *ev,
-			       const struct pk_hist_entry *e, const struct layout *l)
+			       const struct pk_hist_entry *e, const struct report_layout *l)
 {
 	if (ev->nr_members < 2 || !e->members)
 		return;
@@ -410,7 +249,7 @@ static void json_entry_members(FILE *out, const struct pk_hist_event *ev,
 	fputc(']', out);
 }
 
-static void print_json(FILE *out, const struct pk_hist *h, const struct layout *l)
+static void print_json(FILE *out, const struct pk_hist *h, const struct report_layout *l)
 {
 	fprintf(out, "{\"lost_samples\": %" PRIu64 ", \"events\": [", pk_hist_lost_samples(h));
 	for (uint32_t i = 0; i < pk_hist_nr_events(h); i++) {
@@ -468,7 +307,7 @@ static bool has_callchains(struct pk_session *s)
  * first when accumulating children and the callee first without.
  */
 static int setup_callchain(struct pk_session *s, const struct report_stdio_opts *o,
-			   struct layout *l, int *order)
+			   struct report_layout *l, int *order)
 {
 	l->cg.mode = REPORT_GRAPH_NONE;
 	*order = PK_CALLCHAIN_NONE;
@@ -486,16 +325,52 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 	/* perf's --percent-limit also hides the smaller branches */
 	if (o->percent_limit > 0)
 		l->cg.min_percent = o->percent_limit;
+	if (o->inverted)
+		*order = PK_CALLCHAIN_CALLER;
 	if (l->cg.mode == REPORT_GRAPH_NONE)
 		*order = PK_CALLCHAIN_NONE;
 	return 0;
 }
 
+/* The sort keys, columns and callchain options of the histogram. */
+static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
+		      struct report_layout *l, struct pk_hist_opts *ho)
+{
+	bool fields_children = true;
+
+	if (parse_sort(o->sort, l))
+		return -EINVAL;
+	if (o->fields && report_columns_parse(l, o->fields, o->sort != NULL, &fields_children))
+		return -EINVAL;
+	l->sep = o->field_sep;
+	l->relative = o->relative;
+	l->children = o->children < 0 ? has_callchains(s) : o->children;
+	l->children &= fields_children;
+	ho->keys = l->keys;
+	ho->nr_keys = l->nr_keys;
+	ho->children = l->children;
+	/* --max-stack 0 is no frames; 0 in the library is the default */
+	ho->max_stack = o->max_stack < 0 ? 0 : o->max_stack ? o->max_stack : -1;
+	ho->hide_unresolved = o->hide_unresolved;
+	return setup_callchain(s, o, l, &ho->callchain);
+}
+
+/* The lines before the events: the file header with --header, the
+ * filters, the lost samples. */
+static void print_preamble(FILE *out, const struct pk_hist *h,
+			   const struct report_stdio_opts *o, struct report_layout *l)
+{
+	print_filters(out, o, l);
+	if (!o->quiet)
+		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", pk_hist_lost_samples(h));
+}
+
 int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out)
 {
-	struct pk_session_opts so = {.sz = sizeof(so), .force = o->force};
+	struct pk_session_opts so = {.sz = sizeof(so), .force = o->force,
+				     .no_demangle = o->no_demangle};
 	struct pk_hist_opts ho = {.sz = sizeof(ho)};
-	struct layout l = {0};
+	struct report_layout l = {0};
 	struct pk_session *s = NULL;
 	struct pk_hist *h = NULL;
 	int err;
@@ -511,15 +386,7 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 		err = report_branch(s, o, out);
 		goto out;
 	}
-	if (parse_sort(o->sort, &l)) {
-		err = -EINVAL;
-		goto out;
-	}
-	l.children = o->children < 0 ? has_callchains(s) : o->children;
-	ho.keys = l.keys;
-	ho.nr_keys = l.nr_keys;
-	ho.children = l.children;
-	err = setup_callchain(s, o, &l, &ho.callchain);
+	err = setup_view(s, o, &l, &ho);
 	if (err)
 		goto out;
 	ho.comms = o->comms;
@@ -547,14 +414,27 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 		print_json(out, h, &l);
 		goto out;
 	}
-	fputs("# To display the perf.data header info, please use --header/--header-only "
-	      "options.\n#\n",
-	      out);
-	print_filters(out, o, &l);
-	fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", pk_hist_lost_samples(h));
+	if (o->header)
+		report_header_only(pk_session_reader(s), out, false);
+	else if (!o->quiet)
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n#\n",
+		      out);
+	if (!pk_hist_nr_events(h)) {
+		/* perf's words (and status) when -U or the file left none */
+		fflush(out);
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
+		goto out;
+	}
+	print_preamble(out, h, o, &l);
 	for (uint32_t i = 0; i < pk_hist_nr_events(h); i++)
 		print_event(out, &l, pk_hist_event(h, i), o);
-	fputs("#\n#\n", out);
+	if (!o->quiet)
+		fputs("#\n#\n", out);
+	/* -T: per-thread values of PERF_SAMPLE_READ counters, which perf 6.1
+	 * prints only for their header */
+	if (o->threads)
+		fputs("# PID  TID\n", out);
 out:
 	pk_hist_free(h);
 	pk_session_close(s);

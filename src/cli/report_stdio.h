@@ -28,6 +28,19 @@ struct report_stdio_opts {
 	int branch_stack;	/* -1 default (on with branch stacks), 0, 1 */
 	bool force;
 	int verbose;
+	/* the view (report_columns.c) */
+	bool show_nr_samples;	/* -n: a Samples column */
+	bool show_total_period;	/* a Period column */
+	const char *fields;	/* -F list, NULL for the default columns */
+	const char *field_sep;	/* -t: columns separated by it, unpadded */
+	bool quiet;		/* -q: no header lines */
+	bool header;		/* --header: the file header first */
+	bool relative;		/* --percentage relative */
+	int max_stack;		/* --max-stack, -1 for perf's default */
+	bool inverted;		/* -G: caller order */
+	bool hide_unresolved;	/* -U */
+	bool no_demangle;
+	bool threads;		/* -T */
 };
 
 /* Run the report on input; prints errors; returns the exit status. */
@@ -45,7 +58,60 @@ struct callchain_print {
 	double min_percent;		/* smaller branches are hidden */
 	bool children;			/* single root compared with children */
 	bool sort_starts_with_sym;	/* perf then skips the root's first frame */
+	uint64_t limit_total;		/* min_percent is of this, when not 0 */
 };
+
+/* The columns of the text report, in order (report_columns.c). */
+enum report_column_kind {
+	REPORT_COL_CHILDREN,	/* perf's overhead_children */
+	REPORT_COL_SELF,	/* overhead */
+	REPORT_COL_SAMPLES,	/* sample */
+	REPORT_COL_PERIOD,	/* period */
+	REPORT_COL_KEY,		/* a sort key */
+};
+
+struct report_column {
+	enum report_column_kind kind;
+	enum pk_hist_key key;
+};
+
+#define REPORT_MAX_COLUMNS (PK_HIST_KEY_MAX + 4)
+
+struct pk_header;
+
+/* How the text report is laid out. */
+struct report_layout {
+	enum pk_hist_key keys[PK_HIST_KEY_MAX];	/* the histogram's sort keys */
+	uint32_t nr_keys;
+	bool children;
+	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
+	int width[PK_HIST_KEY_MAX];
+	struct report_column cols[REPORT_MAX_COLUMNS];
+	uint32_t nr_cols;
+	bool fields_set;		/* -F gave the columns */
+	const char *sep;		/* -t */
+	bool relative;			/* --percentage relative */
+	struct callchain_print cg;
+	uint32_t nr_members;		/* of the event printed: its columns */
+	const struct pk_header *hdr;
+	uint32_t nr_attrs;
+	bool group_set;			/* --group or --no-group given */
+};
+
+/* -F: the columns and, unless --sort gave them, the sort keys; -1 if bad
+ * (printed).  Whether children are accumulated then: *children is set to
+ * whether -F shows them. */
+int report_columns_parse(struct report_layout *l, const char *fields, bool sort_given,
+			 bool *children);
+/* Without -F: perf's columns for the options. */
+void report_columns_default(struct report_layout *l, const struct report_stdio_opts *o);
+/* What member m's percentages are of. */
+uint64_t report_total(const struct report_layout *l, const struct pk_hist_event *ev, uint32_t m);
+void report_columns_widths(struct report_layout *l, const struct pk_hist_event *ev,
+			   const struct report_stdio_opts *o);
+void report_columns_header(FILE *out, const struct report_layout *l);
+void report_columns_entry(FILE *out, const struct report_layout *l, const struct pk_hist_entry *e,
+			  const struct pk_hist_event *ev);
 
 /* Parse a -g argument into p and *order (PK_CALLCHAIN_*); -1 if bad. */
 int report_callchain_parse(const char *arg, struct callchain_print *p, int *order);

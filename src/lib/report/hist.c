@@ -52,6 +52,8 @@ struct pk_hist {
 	uint32_t nr_threads;
 	struct pki_pipe pipe;		/* samples on their way to stacks */
 	bool stack_thread;		/* the thread is part of a stack's identity */
+	size_t max_stack;		/* frames of a callchain used */
+	bool hide_unresolved;
 	struct pki_groups groups;	/* the group view's groups */
 };
 
@@ -323,6 +325,8 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 
 	if (!he)
 		return -ENOMEM;
+	if (h->hide_unresolved && !ev->loc.sym)
+		return 0;	/* perf -U: as if never sampled */
 	p = pki_pipe_slot(&h->pipe, &frames);
 	p->k = (struct pki_stack){.attr = ev->attr, .count = 1};
 	p->k.period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
@@ -338,7 +342,10 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	p->k.first_cpu = ev->sample.cpu;
 	p->loc = ev->loc;
 	if (h->children || h->callchain)
-		n = pk_session_callchain_max(s, ev, frames, MAX_FRAMES, MAX_STACK);
+		n = pki_hist_callchain(h->callchain != PK_CALLCHAIN_CALLEE, s, ev, frames, MAX_FRAMES,
+				       h->max_stack);
+	if (h->hide_unresolved)
+		n = pki_frames_drop_unresolved(frames, n);
 	return pki_pipe_commit(&h->pipe, (uint32_t)n);
 }
 
@@ -1268,6 +1275,8 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->children = o.children;
 	h->callchain = o.callchain;
 	h->nr_threads = o.nr_threads;
+	h->max_stack = pki_hist_max_stack(o.max_stack, MAX_STACK);
+	h->hide_unresolved = o.hide_unresolved;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, h);

@@ -63,6 +63,15 @@ int pki_hist_group(struct pki_hist_part *parts, uint32_t nr_members,
 		   const enum pk_hist_key *keys, uint32_t nr_keys, bool children, int callchain,
 		   struct pk_hist_entry **out, uint64_t *nr_out, struct pk_hist_value **values);
 
+/* The view's options that shape the histogram (hist_view.c): the frames
+ * of a callchain --max-stack uses, and the frames -U leaves (how many). */
+size_t pki_hist_max_stack(int32_t opt, size_t dflt);
+size_t pki_frames_drop_unresolved(struct pk_frame *frames, size_t n);
+/* The callchain of ev as the histogram uses it: at most max_stack frames,
+ * the outermost ones in caller order. */
+size_t pki_hist_callchain(bool caller, struct pk_session *s, const struct pk_session_sample *ev,
+			  struct pk_frame *frames, size_t cap, size_t max_stack);
+
 /* Memory of the call trees, all freed together. */
 struct arena_chunk;
 struct pki_arena {

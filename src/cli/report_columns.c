@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The columns of perfkit report --stdio as perf 6.1 lays them out: the
+ * percentages (one per group member), -n's Samples, --show-total-period's
+ * Period, then the sort keys; -F picks and orders them, -t separates them
+ * with a string instead of padding.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/session.h>
+#include "cli.h"
+#include "report_stdio.h"
+
+#define UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address */
+#define PERCENT_WIDTH	 8  /* per member */
+#define NUMBER_WIDTH	 12 /* Samples and Period, per member */
+
+/* One formatted cell; cells are padded and separated after formatting. */
+struct cell {
+	char buf[512];
+	char *big; /* when buf is too small */
+	size_t len;
+};
+
+static const char *cell_str(const struct cell *c)
+{
+	return c->big ? c->big : c->buf;
+}
+
+static void cell_printf(struct cell *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void cell_printf(struct cell *c, const char *fmt, ...)
+{
+	size_t room = c->big ? 0 : sizeof(c->buf) - c->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(c->big ? NULL : c->buf + c->len, room, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (!c->big && (size_t)n < room) {
+		c->len += (size_t)n;
+		return;
+	}
+	/* a long name: move the cell to the heap */
+	{
+		char *big = realloc(c->big, c->len + (size_t)n + 1);
+
+		if (!big)
+			return;
+		if (!c->big)
+			memcpy(big, c->buf, c->len);
+		c->big = big;
+		va_start(ap, fmt);
+		vsnprintf(c->big + c->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		c->len += (size_t)n;
+	}
+}
+
+static const char *key_header(enum pk_hist_key k)
+{
+	switch (k) {
+	case PK_HIST_KEY_COMM:
+		return "Command";
+	case PK_HIST_KEY_PID:
+		return "    Pid:Command";
+	case PK_HIST_KEY_DSO:
+		return "Shared Object";
+	case PK_HIST_KEY_SYM:
+		return "Symbol";
+	case PK_HIST_KEY_CPU:
+		return "CPU";
+	default:
+		return "?";
+	}
+}
+
+static const char *column_header(const struct report_layout *l, const struct report_column *c)
+{
+	switch (c->kind) {
+	case REPORT_COL_CHILDREN:
+		return "Children";
+	case REPORT_COL_SELF:
+		/* perf's default children columns name it Self; -F's not */
+		return l->children && !l->fields_set ? "Self" : "Overhead";
+	case REPORT_COL_SAMPLES:
+		return "Samples";
+	case REPORT_COL_PERIOD:
+		return "Period";
+	default:
+		return key_header(c->key);
+	}
+}
+
+static int column_width(const struct report_layout *l, const struct report_column *c)
+{
+	switch (c->kind) {
+	case REPORT_COL_CHILDREN:
+	case REPORT_COL_SELF:
+		return PERCENT_WIDTH * (int)l->nr_members;
+	case REPORT_COL_SAMPLES:
+	case REPORT_COL_PERIOD:
+		return NUMBER_WIDTH * (int)l->nr_members;
+	default:
+		return l->width[c->key];
+	}
+}
+
+static void add_column(struct report_layout *l, enum report_column_kind kind, enum pk_hist_key k)
+{
+	if (l->nr_cols < REPORT_MAX_COLUMNS)
+		l->cols[l->nr_cols++] = (struct report_column){kind, k};
+}
+
+void report_columns_default(struct report_layout *l, const struct report_stdio_opts *o)
+{
+	l->nr_cols = 0;
+	if (l->children)
+		add_column(l, REPORT_COL_CHILDREN, 0);
+	add_column(l, REPORT_COL_SELF, 0);
+	if (o->show_nr_samples)
+		add_column(l, REPORT_COL_SAMPLES, 0);
+	if (o->show_total_period)
+		add_column(l, REPORT_COL_PERIOD, 0);
+	for (uint32_t i = 0; i < l->nr_keys; i++)
+		if (!l->elide[l->keys[i]])
+			add_column(l, REPORT_COL_KEY, l->keys[i]);
+}
+
+uint64_t report_total(const struct report_layout *l, const struct pk_hist_event *ev, uint32_t m)
+{
+	uint64_t n, period;
+
+	if (l->relative) {
+		pk_hist_event_kept(ev, m, &n, &period);
+		return period;
+	}
+	if (ev->nr_members < 2 || !ev->members)
+		return ev->total_period;
+	return ev->members[m].total_period;
+}
+
+static void grow(int *w, int len)
+{
+	if (len > *w)
+		*w = len;
+}
+
+/* Column widths as perf computes them, over the entries it keeps. */
+void report_columns_widths(struct report_layout *l, const struct pk_hist_event *ev,
+			   const struct report_stdio_opts *o)
+{
+	bool unresolved = false;
+
+	for (int k = 0; k < PK_HIST_KEY_MAX; k++)
+		l->width[k] = (int)strlen(key_header((enum pk_hist_key)k));
+	for (uint64_t i = 0; i < ev->nr_entries; i++) {
+		const struct pk_hist_entry *e = &ev->entries[i];
+
+		/* perf sizes the column by the length of the thread's last
+		 * comm (cached once the samples are in), not the entry's, and
+		 * cuts the entries' comms to that */
+		grow(&l->width[PK_HIST_KEY_COMM], (int)strlen(pk_thread_comm(e->thread)));
+		grow(&l->width[PK_HIST_KEY_PID], (int)strlen(pk_thread_comm(e->thread)) + 8);
+		if (e->dso)
+			grow(&l->width[PK_HIST_KEY_DSO], (int)strlen(pk_dso_short_name(e->dso)));
+		if (e->sym) {
+			grow(&l->width[PK_HIST_KEY_SYM], (int)strlen(e->sym->name) + 4);
+		} else {
+			grow(&l->width[PK_HIST_KEY_SYM], UNRESOLVED_WIDTH + 4 + 2);
+			unresolved = true;
+		}
+	}
+	if (unresolved && !o->dsos)
+		grow(&l->width[PK_HIST_KEY_DSO], UNRESOLVED_WIDTH);
+}
+
+static void dots(FILE *out, int n)
+{
+	for (int j = 0; j < n; j++)
+		fputc('.', out);
+}
+
+void report_columns_header(FILE *out, const struct report_layout *l)
+{
+	const char *sep = l->sep ? l->sep : "  ";
+
+	fputs("# ", out);
+	for (uint32_t i = 0; i < l->nr_cols; i++) {
+		const struct report_column *c = &l->cols[i];
+
+		fprintf(out, "%s%*s", i ? sep : "",
+			c->kind == REPORT_COL_KEY ? -column_width(l, c) : column_width(l, c),
+			column_header(l, c));
+	}
+	fputc('\n', out);
+	if (l->sep)
+		return;
+	fputs("# ", out);
+	for (uint32_t i = 0; i < l->nr_cols; i++) {
+		fputs(i ? "  " : "", out);
+		dots(out, column_width(l, &l->cols[i]));
+	}
+	fputs("\n#\n", out);
+}
+
+static void format_sym(struct cell *c, const struct pk_hist_entry *e)
+{
+	cell_printf(c, "[%c] ", e->level);
+	if (e->sym && e->sym->object)
+		cell_printf(c, "%s+0x%" PRIx64, e->sym->name, e->first_addr - e->sym->start);
+	else if (e->sym)
+		cell_printf(c, "%s%s", e->sym->name, e->sym->inlined ? " (inlined)" : "");
+	else
+		cell_printf(c, "%#.*" PRIx64, UNRESOLVED_WIDTH, e->addr);
+}
+
+static void format_key(struct cell *c, const struct report_layout *l, enum pk_hist_key k,
+		       const struct pk_hist_entry *e)
+{
+	int w = l->width[k];
+
+	switch (k) {
+	case PK_HIST_KEY_COMM:
+		cell_printf(c, "%-*.*s", w, w, e->comm);
+		break;
+	case PK_HIST_KEY_PID:
+		/* the thread's last comm, as perf shows it */
+		cell_printf(c, "%7d:%-*.*s", (int)e->tid, w > 8 ? w - 8 : 0, w > 8 ? w - 8 : 0,
+			    pk_thread_comm(e->thread));
+		break;
+	case PK_HIST_KEY_DSO:
+		cell_printf(c, "%-*s", w, pk_dso_short_name(e->dso));
+		break;
+	case PK_HIST_KEY_SYM:
+		format_sym(c, e);
+		break;
+	case PK_HIST_KEY_CPU:
+		cell_printf(c, "%*.*d", w, w, (int)e->cpu);
+		break;
+	default:
+		break;
+	}
+	/* perf keeps the separator out of the fields it prints */
+	if (l->sep && *l->sep)
+		for (char *p = c->big ? c->big : c->buf; (p = strchr(p, *l->sep)); p++)
+			*p = '.';
+}
+
+/* The value of a column for group member m. */
+static uint64_t member_value(const struct report_column *c, const struct pk_hist_entry *e,
+			     uint32_t m)
+{
+	const struct pk_hist_value *v = e->members ? &e->members[m] : NULL;
+
+	switch (c->kind) {
+	case REPORT_COL_CHILDREN:
+		return v ? v->children : e->children;
+	case REPORT_COL_SELF:
+	case REPORT_COL_PERIOD:
+		return v ? v->self : e->self;
+	default:
+		return v ? v->nr_samples : e->nr_samples;
+	}
+}
+
+/* perf prints " %.2f%%" and " %llu" with the width less the space, or
+ * without a width between separators. */
+static void format_values(struct cell *c, const struct report_layout *l,
+			  const struct report_column *col, const struct pk_hist_entry *e,
+			  const struct pk_hist_event *ev)
+{
+	bool pct = col->kind == REPORT_COL_CHILDREN || col->kind == REPORT_COL_SELF;
+	int w = l->sep ? 0 : (pct ? PERCENT_WIDTH - 2 : NUMBER_WIDTH - 1);
+	uint32_t n = e->members && ev->nr_members > 1 ? ev->nr_members : 1;
+
+	for (uint32_t m = 0; m < n; m++) {
+		uint64_t v = member_value(col, e, m), total;
+
+		if (!pct) {
+			cell_printf(c, " %*" PRIu64, w, v);
+			continue;
+		}
+		total = report_total(l, ev, m);
+		cell_printf(c, " %*.2f%%", w, total ? 100.0 * (double)v / (double)total : 0.0);
+	}
+}
+
+void report_columns_entry(FILE *out, const struct report_layout *l, const struct pk_hist_entry *e,
+			  const struct pk_hist_event *ev)
+{
+	if (!l->sep)
+		fputs("  ", out);
+	for (uint32_t i = 0; i < l->nr_cols; i++) {
+		const struct report_column *col = &l->cols[i];
+		struct cell c = {.len = 0};
+		int w = column_width(l, col);
+
+		if (col->kind == REPORT_COL_KEY)
+			format_key(&c, l, col->key, e);
+		else
+			format_values(&c, l, col, e, ev);
+		if (i)
+			fputs(l->sep ? l->sep : "  ", out);
+		fputs(cell_str(&c), out);
+		/* every column but the last is padded to its width */
+		if (i + 1 < l->nr_cols && (int)c.len < w)
+			fprintf(out, "%*s", w - (int)c.len, "");
+		free(c.big);
+	}
+	fputc('\n', out);
+}
+
+/* perf's -F names: the value columns and the sort keys */
+static int parse_field(const char *p, size_t n, struct report_column *c)
+{
+	static const struct {
+		const char *name;
+		enum report_column_kind kind;
+	} values[] = {
+		{"overhead", REPORT_COL_SELF},
+		{"overhead_children", REPORT_COL_CHILDREN},
+		{"sample", REPORT_COL_SAMPLES},
+		{"period", REPORT_COL_PERIOD},
+	};
+	int k;
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		if (strlen(values[i].name) == n && !strncmp(values[i].name, p, n)) {
+			*c = (struct report_column){values[i].kind, 0};
+			return 0;
+		}
+	}
+	k = pk_hist_key_parse(p, n);
+	if (k < 0 && n == 6 && !strncmp(p, "symbol", 6))
+		k = PK_HIST_KEY_SYM;
+	if (k < 0)
+		return -EINVAL;
+	*c = (struct report_column){REPORT_COL_KEY, (enum pk_hist_key)k};
+	return 0;
+}
+
+static bool has_column(const struct report_layout *l, const struct report_column *c)
+{
+	for (uint32_t i = 0; i < l->nr_cols; i++)
+		if (l->cols[i].kind == c->kind &&
+		    (c->kind != REPORT_COL_KEY || l->cols[i].key == c->key))
+			return true;
+	return false;
+}
+
+/* perf accumulates children only when -F shows them */
+static bool shows_children(const struct report_layout *l)
+{
+	for (uint32_t i = 0; i < l->nr_cols; i++)
+		if (l->cols[i].kind == REPORT_COL_CHILDREN)
+			return true;
+	return false;
+}
+
+int report_columns_parse(struct report_layout *l, const char *fields, bool sort_given,
+			 bool *children)
+{
+	const char *p = fields;
+
+	l->nr_cols = 0;
+	l->fields_set = true;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		struct report_column c;
+
+		if (!n || parse_field(p, n, &c)) {
+			cli_error("report: unknown -F field '%.*s'", (int)n, p);
+			return -EINVAL;
+		}
+		if (!has_column(l, &c))
+			add_column(l, c.kind, c.key);
+		p += n + (p[n] == ',');
+	}
+	*children = shows_children(l);
+	if (!sort_given) {
+		l->nr_keys = 0;
+		for (uint32_t i = 0; i < l->nr_cols; i++)
+			if (l->cols[i].kind == REPORT_COL_KEY)
+				l->keys[l->nr_keys++] = l->cols[i].key;
+		return 0;
+	}
+	/* the histogram keeps -F's keys apart too; perf shows the sort keys
+	 * -F leaves out after its fields */
+	for (uint32_t i = 0; i < l->nr_cols; i++) {
+		bool known = false;
+
+		if (l->cols[i].kind != REPORT_COL_KEY)
+			continue;
+		for (uint32_t j = 0; j < l->nr_keys; j++)
+			known |= l->keys[j] == l->cols[i].key;
+		if (!known && l->nr_keys < PK_HIST_KEY_MAX)
+			l->keys[l->nr_keys++] = l->cols[i].key;
+	}
+	for (uint32_t i = 0; i < l->nr_keys; i++) {
+		struct report_column c = {REPORT_COL_KEY, l->keys[i]};
+
+		if (!has_column(l, &c))
+			add_column(l, c.kind, c.key);
+	}
+	return 0;
+}

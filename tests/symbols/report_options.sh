@@ -1,0 +1,129 @@
+#!/bin/sh
+# perfkit report --stdio's view options against perf report --stdio, byte
+# for byte, on the corpus and on recordings made here: -n,
+# --show-total-period, -q, --header, -t, --percentage, --max-stack, -G,
+# -U, --demangle/--no-demangle, -F, -T.  perf's random "# (Tip: ...)" line
+# is dropped before comparing (the one intentional difference).
+set -u
+command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail=0 same=0 lines=0
+check() { # label file args...
+	label=$1 file=$2
+	shift 2
+	perf report -i "$file" --stdio "$@" 2>/dev/null | grep -v '^# (Tip:' >"$tmp/perf"
+	"$PERFKIT" report -i "$file" --stdio "$@" >"$tmp/pk" 2>"$tmp/err"
+	if [ ! -s "$tmp/perf" ]; then
+		echo "FAIL $label: perf printed nothing"
+		fail=1
+	elif cmp -s "$tmp/perf" "$tmp/pk"; then
+		same=$((same + 1))
+		lines=$((lines + $(wc -l <"$tmp/perf")))
+	else
+		echo "FAIL $label $*"
+		diff "$tmp/perf" "$tmp/pk" | head -8
+		head -3 "$tmp/err"
+		fail=1
+	fi
+}
+
+# perf's words when -U leaves no sample: on stderr, status 0
+check_no_samples() { # label file args...
+	label=$1 file=$2
+	shift 2
+	perf report -i "$file" --stdio "$@" 2>"$tmp/perf.err" >"$tmp/perf"
+	"$PERFKIT" report -i "$file" --stdio "$@" >"$tmp/pk" 2>"$tmp/err"
+	st=$?
+	if cmp -s "$tmp/perf" "$tmp/pk" && [ $st -eq 0 ] &&
+		grep -q 'data has no samples!' "$tmp/perf.err" &&
+		grep -q 'data has no samples!' "$tmp/err"; then
+		same=$((same + 1))
+	else
+		echo "FAIL $label $* (status $st)"
+		diff "$tmp/perf" "$tmp/pk" | head -8
+		fail=1
+	fi
+}
+
+if [ -d "${PERFKIT_CORPUS:-}" ]; then
+	q=$PERFKIT_CORPUS/quipper
+	f=$q/perf.data.group_desc-4.14
+	check group-nr-period "$f" -n --show-total-period
+	check group-sep "$f" -t , -n
+	check group-quiet "$f" -q
+	check group-header "$f" --header
+	check_no_samples group-hide "$f" -U
+	check_no_samples group-hide-header "$f" -U --header
+	f=$q/perf.data.hw_and_sw-3.4
+	check hw-nr "$f" -n --no-children
+	check hw-sep "$f" -t '|' --show-total-period
+	check hw-relative "$f" --percentage relative --comms swapper
+	check hw-absolute "$f" --percentage absolute --comms swapper,perf
+	check hw-threads "$f" -T
+	f=$q/perf.data.callgraph-3.8
+	check cg-max-stack "$f" --max-stack 3 --no-children
+	check cg-inverted "$f" -G --no-children
+	check cg-nr-max-stack "$f" -n --max-stack 4
+	check cg-sep "$f" -t '|' -n --no-children
+fi
+
+work='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; ls -R /usr/lib >/dev/null 2>&1'
+if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/dev/null 2>&1; then
+	perf record -q -o "$tmp/graph.data" -g -e cpu-clock -F 2000 -- sh -c "$work" \
+		>/dev/null 2>&1
+	p=$tmp/plain.data g=$tmp/graph.data
+	check nr "$p" -n
+	check period "$p" --show-total-period
+	check nr-period "$p" -n --show-total-period --sort pid,dso
+	check quiet "$p" -q
+	check quiet-nr "$p" -q -n
+	check sep "$p" -t ,
+	check sep-nr "$p" -t '|' -n --sort dso,sym
+	check header "$p" --header
+	check threads "$p" -T
+	check quiet-threads "$p" -q -T
+	check relative-comm "$p" --percentage relative --comms ls
+	check relative-dsos "$p" --percentage relative --dsos libc.so.6,dash
+	check relative-dso "$p" --percentage relative --dsos libc.so.6 -n
+	check absolute-comm "$p" --percentage absolute --comms ls
+	check hide "$p" -U
+	check hide-nr "$p" -U -n -q
+	check fields "$p" -F overhead,sym
+	check fields-sample "$p" -F overhead,sample,sym,comm
+	check fields-dso "$p" -F overhead,comm,dso
+	check fields-period "$p" -F overhead,period,dso -t ,
+	check g-nr "$g" -n
+	check g-nr-period "$g" -n --show-total-period -g none
+	check g-quiet "$g" -q
+	check g-sep "$g" -t '|'
+	check g-inverted "$g" -G
+	check g-inverted-self "$g" --no-children -G
+	check g-max-stack "$g" --max-stack 3
+	check g-max-stack-none "$g" --max-stack 3 -g none
+	check g-max-stack-self "$g" --max-stack 4 --no-children -g none
+	check g-max-stack-callee "$g" --max-stack 5 -g callee
+	check g-max-stack-caller "$g" --max-stack 2 --no-children -g caller
+	check g-max-stack-zero "$g" --max-stack 0
+	check g-inverted-max-stack "$g" -G --max-stack 4
+	check g-hide "$g" -U
+	check g-hide-self "$g" -U --no-children
+	check g-relative "$g" --percentage relative --comms ls
+	check g-relative-self "$g" --percentage relative --comms ls --no-children -n
+	check g-relative-folded "$g" --percentage relative --comms ls --no-children -g folded
+	check g-fields "$g" -F overhead_children,overhead,sample,comm,dso -g none
+fi
+
+# C++ names: demangled by default, kept with --no-demangle
+cxx=$(command -v g++ || command -v clang++ || true)
+src=$(dirname "$0")/progs
+if [ -n "$cxx" ] && $cxx -O1 -o "$tmp/shapes" "$src/cxx_shapes.cpp" 2>/dev/null &&
+	perf record -q -o "$tmp/cxx.data" -e cpu-clock -F 2000 -- "$tmp/shapes" >/dev/null 2>&1; then
+	check demangle "$tmp/cxx.data" --demangle
+	check no-demangle "$tmp/cxx.data" --no-demangle
+	check no-demangle-sym "$tmp/cxx.data" --no-demangle --sort sym -t ,
+fi
+echo "$same reports identical to perf ($lines lines)"
+[ "$same" -gt 10 ] || fail=1
+exit $fail
