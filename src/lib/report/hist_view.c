@@ -26,14 +26,15 @@ size_t pki_frames_drop_unresolved(struct pk_frame *frames, size_t n)
 	return kept;
 }
 
-/* perf walks the chain from the end in caller order, so --max-stack keeps
- * the outermost frames there */
+/* perf walks a recorded callchain from the end in caller order, so
+ * --max-stack keeps the outermost frames there; an unwound (DWARF) chain
+ * is cut by the unwinder, from the leaf, whatever the order */
 size_t pki_hist_callchain(bool caller, struct pk_session *s, const struct pk_session_sample *ev,
 			  struct pk_frame *frames, size_t cap, size_t max_stack)
 {
 	size_t n;
 
-	if (!caller)
+	if (!caller || (ev->sample.type & PERF_SAMPLE_STACK_USER))
 		return pk_session_callchain_max(s, ev, frames, cap, max_stack);
 	n = pk_session_callchain_max(s, ev, frames, cap, cap);
 	if (n <= max_stack)
