@@ -262,6 +262,11 @@ void pki_itree_free(struct pki_itree *t);
 void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys);
 /* perf's grouping comparison, called as perf does: (existing, new). */
 int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r);
+/* The same with this thread's sort context fetched once beforehand. */
+struct sort_ctx;
+const struct sort_ctx *pki_hist_sort_ctx(void);
+int pki_hist_perf_cmp_in(const struct sort_ctx *x, const struct pk_hist_entry *l,
+			 const struct pk_hist_entry *r);
 /* Add src's values and call tree to dst. */
 int pki_hist_entry_merge(struct pki_arena *a, struct pk_hist_entry *dst,
 			 const struct pk_hist_entry *src);

@@ -100,6 +100,7 @@ void pki_itree_init(struct pki_itree *t)
 
 int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, bool *inserted)
 {
+	const struct sort_ctx *x = pki_hist_sort_ctx();
 	uint32_t *link = &t->root, p = NIL, z;
 
 	*inserted = false;
@@ -107,7 +108,7 @@ int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, 
 		int c;
 
 		p = *link;
-		c = pki_hist_perf_cmp(&t->keys[p], key);
+		c = pki_hist_perf_cmp_in(x, &t->keys[p], key);
 		if (!c)
 			return p;
 		link = c < 0 ? &t->left[p] : &t->right[p];
@@ -118,7 +119,7 @@ int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, 
 	z = (uint32_t)t->n++;
 	if (p == NIL)
 		t->root = z;
-	else if (pki_hist_perf_cmp(&t->keys[p], key) < 0)
+	else if (pki_hist_perf_cmp_in(x, &t->keys[p], key) < 0)
 		t->left[p] = z;
 	else
 		t->right[p] = z;

@@ -144,6 +144,8 @@ static int cmp_null(const void *l, const void *r)
  * left's */
 static int perf_dso_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r)
 {
+	if (l->dso == r->dso)
+		return 0;
 	if (!l->dso || !r->dso)
 		return cmp_null(l->dso, r->dso);
 	return strcmp(pk_dso_short_name(r->dso), pk_dso_short_name(l->dso));
@@ -180,14 +182,16 @@ static int perf_sym_cmp(const struct pk_hist_entry *l, const struct pk_hist_entr
 
 /* perf's hist_entry__cmp and __collapse for our keys (they agree on
  * them): called as perf calls them, (existing, new) */
-static int perf_entry_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r)
+static int entry_cmp(const struct sort_ctx *x, const struct pk_hist_entry *l,
+		     const struct pk_hist_entry *r)
 {
 	int c = 0;
 
-	for (uint32_t i = 0; i < ctx.nr_keys && !c; i++) {
-		switch (ctx.keys[i]) {
+	for (uint32_t i = 0; i < x->nr_keys && !c; i++) {
+		switch (x->keys[i]) {
 		case PK_HIST_KEY_COMM:
-			c = strcmp(r->comm, l->comm);
+			/* comms are interned: the same one is the same pointer */
+			c = l->comm == r->comm ? 0 : strcmp(r->comm, l->comm);
 			break;
 		case PK_HIST_KEY_PID:
 			c = sign64((int64_t)r->tid - l->tid);
@@ -206,6 +210,24 @@ static int perf_entry_cmp(const struct pk_hist_entry *l, const struct pk_hist_en
 		}
 	}
 	return c;
+}
+
+static int perf_entry_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r)
+{
+	return entry_cmp(&ctx, l, r);
+}
+
+/* The context once per lookup: each access to a thread-local costs a call
+ * in a shared library, and the replays compare millions of times. */
+const struct sort_ctx *pki_hist_sort_ctx(void)
+{
+	return &ctx;
+}
+
+int pki_hist_perf_cmp_in(const struct sort_ctx *x, const struct pk_hist_entry *l,
+			 const struct pk_hist_entry *r)
+{
+	return entry_cmp(x, l, r);
 }
 
 /*
