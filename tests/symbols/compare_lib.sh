@@ -24,8 +24,10 @@
 #	cmp_order_ok=1	outputs with the same lines in another order pass,
 #			said as such (for views where perf's order of equal
 #			entries depends on lookups perfkit does not replay)
-# A check whose perf crashed (killed by a signal, nothing printed) is
-# skipped with a note: there is nothing to compare against.
+# A check whose perf crashed (killed by SIGSEGV, SIGABRT, SIGBUS, SIGFPE or
+# SIGILL, nothing printed) is skipped with a note: there is nothing to
+# compare against.  Exit statuses perf returns on purpose (129 for usage,
+# 255, 234) are compared as usual.
 # perf report's random "# (Tip: ...)" line, which perfkit does not print,
 # is always dropped from perf's report output (the one intended difference).
 #
@@ -77,6 +79,14 @@ cmp_run() {
 	fi
 }
 
+# cmp_crashed STATUS: the status of a process killed by a crash signal
+cmp_crashed() {
+	case $1 in
+	132 | 134 | 135 | 136 | 139) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 # cmp_same_lines A B: the two files hold the same lines, in any order
 cmp_same_lines() {
 	sort "$1" >"$tmp/sorted.a" && sort "$2" >"$tmp/sorted.b" &&
@@ -89,7 +99,7 @@ cmp_same_lines() {
 # decide which counter a pass goes to (cmp_pass for same and lines).
 cmp_judge() {
 	cmp_label=$1 cmp_a=${2:-$tmp/perf} cmp_b=${3:-$tmp/pk}
-	if [ "$prc" -gt 128 ] && [ ! -s "$cmp_a" ]; then
+	if cmp_crashed "$prc" && [ ! -s "$cmp_a" ]; then
 		echo "skip $cmp_label: perf crashed (status $prc)"
 		return 2
 	elif [ "$cmp_allow_empty" != 1 ] && [ ! -s "$cmp_a" ]; then

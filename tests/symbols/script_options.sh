@@ -112,7 +112,11 @@ filters sys "$tmp/sys.data"
 check sys-cpu "$tmp/sys.data" -C 0
 check sys-cpus "$tmp/sys.data" -C 0-1 --comms sh
 check sys-cpu-hex "$tmp/sys.data" -C 0x1,x
+# all filters at once may leave nothing on a busy machine (no ls on CPU 1 in
+# the first half): then both must print nothing, with the same status
+cmp_allow_empty=1
 check sys-all-filters "$tmp/sys.data" -C 1 --time 0%-50% --comms ls -G
+cmp_allow_empty=0
 check_err graph-no-cpu "File does not contain CPU events. Remove -C option to proceed." \
 	"$tmp/graph.data" -C 0
 check graph-hide "$tmp/graph.data" -G
