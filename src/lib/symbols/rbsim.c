@@ -117,8 +117,8 @@ void pki_rbsim_insert(struct pki_rbsim *t, int32_t z, uint64_t start)
 		parent = cur;
 		cur = start < n[cur].start ? n[cur].left : n[cur].right;
 	}
-	n[z] = (struct pki_rbnode){.start = start, .left = -1, .right = -1, .parent = parent,
-				   .red = true};
+	n[z] = (struct pki_rbnode){
+		.start = start, .left = -1, .right = -1, .parent = parent, .red = true};
 	if (parent < 0)
 		t->root = z;
 	else if (start < n[parent].start)

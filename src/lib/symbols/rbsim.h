@@ -14,9 +14,9 @@ struct pki_rbnode {
 };
 
 struct pki_rbsim {
-	struct pki_rbnode *node;	/* indexed by the caller's ids */
+	struct pki_rbnode *node; /* indexed by the caller's ids */
 	size_t nr;
-	int32_t root;			/* -1: empty */
+	int32_t root; /* -1: empty */
 };
 
 /* Room for ids 0..nr-1, none in the tree.  0 or -ENOMEM. */
