@@ -6,10 +6,8 @@
 # with and without data mmaps (-d).  perf script and perf report --stdio
 # (children, self, caller order) must be identical, less perf's "# (Tip:"
 # line.  The workloads are in progs/ and are compiled here.
-#
-# They are built with -fno-plt: where a zero-sized _init runs into .plt,
-# which of the overlapping symbols perf finds depends on the shape of its
-# symbol tree, and perfkit does not replay it (yet).
+# They call libc through the PLT, whose stubs perf names _init+off or
+# name@plt as the shape of its symbol tree decides (see plt_symbols.sh).
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 cc=$(command -v cc || command -v gcc) || { echo "no C compiler"; exit 77; }
@@ -17,7 +15,7 @@ cxx=$(command -v c++ || command -v g++) || cxx=
 [ "$(uname -m)" = x86_64 ] || { echo "workloads are x86-64 only"; exit 77; }
 src=${PERFKIT_SRC:-$(dirname "$0")/../..}/tests/symbols/progs
 
-$cc -O2 -fno-plt -o "$tmp/garbage" "$src/garbage_frames.c" -ldl -lpthread ||
+$cc -O2 -o "$tmp/garbage" "$src/garbage_frames.c" -ldl -lpthread ||
 	{ echo "cannot build garbage_frames.c"; exit 77; }
 rec() { # name args... (perf record options and command)
 	name=$1
@@ -26,7 +24,7 @@ rec() { # name args... (perf record options and command)
 }
 rec garbage -g -- "$tmp/garbage" || { echo "perf record not permitted"; exit 77; }
 rec garbage-d -g -d -- "$tmp/garbage"
-if [ -n "$cxx" ] && $cxx -O2 -fomit-frame-pointer -fno-plt -o "$tmp/shapes" \
+if [ -n "$cxx" ] && $cxx -O2 -fomit-frame-pointer -o "$tmp/shapes" \
 	"$src/cxx_shapes.cpp" 2>/dev/null; then
 	cp "$tmp/shapes" "$tmp/shapes-stripped" && strip "$tmp/shapes-stripped"
 	rec shapes -g -- "$tmp/shapes"

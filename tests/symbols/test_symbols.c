@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <perfkit/symbols.h>
+#include "symbols/rbsim.h"
+#include "symbols/symtab_internal.h"
 
 __attribute__((noinline, used)) int symbols_test_marker(int x)
 {
@@ -187,6 +189,131 @@ static void test_demangle(void **state)
 	check_demangle("_Znwm", "operator new");
 }
 
+
+/* Preorder of the tree as "start colour" pairs, e.g. "4B 2B 1B ...". */
+static void preorder(const struct pki_rbsim *t, int32_t n, char *out, size_t len)
+{
+	size_t used = strlen(out);
+
+	if (n < 0)
+		return;
+	snprintf(out + used, len - used, "%s%llu%c", used ? " " : "",
+		 (unsigned long long)t->node[n].start, t->node[n].red ? 'R' : 'B');
+	preorder(t, t->node[n].left, out, len);
+	preorder(t, t->node[n].right, out, len);
+}
+
+/* Black height of the subtree, or -1 when a red-black rule is broken. */
+static int black_height(const struct pki_rbsim *t, int32_t n, int32_t parent)
+{
+	const struct pki_rbnode *x;
+	int l, r;
+
+	if (n < 0)
+		return 1;
+	x = &t->node[n];
+	if (x->parent != parent || (x->red && parent >= 0 && t->node[parent].red))
+		return -1;
+	if ((x->left >= 0 && t->node[x->left].start > x->start) ||
+	    (x->right >= 0 && t->node[x->right].start < x->start))
+		return -1;
+	l = black_height(t, x->left, n);
+	r = black_height(t, x->right, n);
+	if (l < 0 || l != r)
+		return -1;
+	return l + !x->red;
+}
+
+/*
+ * The kernel's rbtree after inserting 1..10 in order, and the rules kept
+ * through many insertions and removals (equal keys included).
+ */
+static void test_rbsim(void **state)
+{
+	struct pki_rbsim t;
+	char shape[256] = "";
+	uint32_t x = 12345;
+
+	(void)state;
+	assert_int_equal(pki_rbsim_init(&t, 2000), 0);
+	for (int i = 0; i < 10; i++)
+		pki_rbsim_insert(&t, i, (uint64_t)i + 1);
+	preorder(&t, t.root, shape, sizeof(shape));
+	assert_string_equal(shape, "4B 2B 1B 3B 6B 5B 8R 7B 9B 10R");
+	pki_rbsim_erase(&t, 3); /* 4, the root: its successor 5 replaces it */
+	shape[0] = '\0';
+	preorder(&t, t.root, shape, sizeof(shape));
+	assert_string_equal(shape, "5B 2B 1B 3B 8B 6B 7R 9B 10R");
+	for (int i = 10; i < 2000; i++) {
+		x = x * 1103515245 + 12345;
+		pki_rbsim_insert(&t, i, (x >> 16) % 500);
+	}
+	assert_true(black_height(&t, t.root, -1) > 0);
+	for (int i = 10; i < 2000; i += 3)
+		pki_rbsim_erase(&t, i);
+	assert_true(black_height(&t, t.root, -1) > 0);
+	pki_rbsim_free(&t);
+}
+
+static void add(struct pk_symtab *st, uint64_t start, uint64_t size, const char *name)
+{
+	assert_int_equal(pki_symtab_add_raw(st, start, size, name, PKI_BIND_GLOBAL, 0), 0);
+}
+
+static const char *name_at(const struct pk_symtab *st, uint64_t addr)
+{
+	const struct pk_symbol *s = pk_symtab_lookup(st, addr);
+
+	return s ? s->name : "(none)";
+}
+
+/*
+ * gcc's layout: _init without a size before .plt, stubs added after the
+ * ends are fixed.  Which symbol covers a stub depends on the tree:
+ * loaded as a, _init, main, _init is the root when the stub arrives, so
+ * every address it covers is _init's; loaded as _init, main, the stub
+ * becomes the root and wins its own range, and past the stubs the walk
+ * never reaches _init.
+ */
+static void test_plt_overlap(void **state)
+{
+	struct pk_symtab *st = pki_symtab_new(NULL);
+
+	(void)state;
+	assert_non_null(st);
+	add(st, 0x900, 0x10, "a");
+	add(st, 0x1000, 0, "_init");
+	add(st, 0x1100, 0x10, "main");
+	pki_symtab_mark_late(st);
+	add(st, 0x1030, 0x10, "qsort@plt");
+	assert_int_equal(pki_symtab_finish(st, PKI_FIXUP_ELF), 0);
+	assert_string_equal(name_at(st, 0x1000), "_init");
+	assert_string_equal(name_at(st, 0x1030), "_init");
+	assert_string_equal(name_at(st, 0x103f), "_init");
+	assert_string_equal(name_at(st, 0x10ff), "_init");
+	assert_string_equal(name_at(st, 0x1100), "main");
+	assert_string_equal(name_at(st, 0x90f), "a");
+	assert_string_equal(name_at(st, 0x910), "(none)");
+	assert_int_equal(pk_symtab_lookup(st, 0x1030)->end, 0x1100);
+	pk_symtab_free(st);
+
+	st = pki_symtab_new(NULL);
+	assert_non_null(st);
+	add(st, 0x1000, 0, "_init");
+	add(st, 0x1100, 0x10, "main");
+	pki_symtab_mark_late(st);
+	add(st, 0x1030, 0x10, "qsort@plt");
+	add(st, 0x1040, 0x10, "strlen@plt");
+	assert_int_equal(pki_symtab_finish(st, PKI_FIXUP_ELF), 0);
+	assert_string_equal(name_at(st, 0x102f), "_init");
+	assert_string_equal(name_at(st, 0x1030), "qsort@plt");
+	assert_string_equal(name_at(st, 0x1040), "strlen@plt");
+	/* qsort@plt (root) -> main -> strlen@plt -> nothing: _init is missed */
+	assert_string_equal(name_at(st, 0x1050), "(none)");
+	assert_string_equal(name_at(st, 0x1110), "(none)");
+	pk_symtab_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +323,8 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_rbsim),
+		cmocka_unit_test(test_plt_overlap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

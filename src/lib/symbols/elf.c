@@ -356,6 +356,8 @@ int pk_symtab_load_elf(struct pk_symtab **out, const char *path, const struct pk
 		scn = find_section(runtime.elf, ".dynsym", &shdr);
 		err = load_symbols(st, runtime.elf, scn, &shdr, runtime.elf);
 	}
+	/* perf synthesizes the PLT's symbols after cleaning up the others */
+	pki_symtab_mark_late(st);
 	if (!err && runtime.elf)
 		err = pki_elf_add_plt(st, runtime.elf);
 	if (!err)

@@ -27,6 +27,7 @@ struct pk_symtab *pki_symtab_new(const struct pk_symtab_opts *opts)
 		return NULL;
 	}
 	st->nr_modules = 1;
+	st->nr_early = SIZE_MAX;
 	return st;
 }
 
@@ -74,7 +75,8 @@ static int symtab_add(struct pk_symtab *st, uint64_t start, uint64_t size, const
 	free(dem);
 	if (err)
 		return err;
-	s = &st->syms[st->nr++];
+	s = &st->syms[st->nr];
+	s->order = (uint32_t)st->nr++;
 	s->pub.start = start;
 	s->pub.end = start + size;
 	if (s->pub.end < start)
@@ -83,7 +85,7 @@ static int symtab_add(struct pk_symtab *st, uint64_t start, uint64_t size, const
 	s->pub.object = false;
 	s->pub.inlined = false;
 	s->binding = binding;
-	s->zero_size = size == 0;
+	s->overlaps = false;
 	s->module = module;
 	return 0;
 }
@@ -105,6 +107,11 @@ void pki_symtab_last_is_object(struct pk_symtab *st)
 {
 	if (st->nr)
 		st->syms[st->nr - 1].pub.object = true;
+}
+
+void pki_symtab_mark_late(struct pk_symtab *st)
+{
+	st->nr_early = st->nr;
 }
 
 uint32_t pki_symtab_module_id(struct pk_symtab *st, const char *name)
@@ -135,8 +142,8 @@ static int cmp_start(const void *a, const void *b)
 
 	if (x->pub.start != y->pub.start)
 		return x->pub.start < y->pub.start ? -1 : 1;
-	/* keep the load order among equals: stable choice below */
-	return x < y ? -1 : x > y;
+	/* keep the load order among equals, as perf's tree does */
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 static size_t leading_underscores(const char *s)
@@ -175,19 +182,51 @@ static bool prefer_second(const struct pk_symtab *st, const struct pki_sym *a,
 	return bl > al;
 }
 
-static void drop_duplicates(struct pk_symtab *st)
+struct dropped_list {
+	struct pki_dropped *d;
+	size_t nr, alloc;
+};
+
+static int note_dropped(struct dropped_list *l, const struct pki_sym *s)
+{
+	if (l->nr == l->alloc) {
+		size_t n = l->alloc ? l->alloc * 2 : 64;
+		struct pki_dropped *p = realloc(l->d, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		l->d = p;
+		l->alloc = n;
+	}
+	l->d[l->nr++] = (struct pki_dropped){.start = s->pub.start, .order = s->order};
+	return 0;
+}
+
+/*
+ * Keep one of the symbols 0..*nr sharing a start, noting the others in
+ * the order perf removes them from its tree (the loser of each pair).
+ */
+static int drop_duplicates(struct pk_symtab *st, size_t *nr, struct dropped_list *dropped)
 {
 	size_t out = 0;
+	int err = 0;
 
-	for (size_t i = 0; i < st->nr; i++) {
-		if (out && st->syms[out - 1].pub.start == st->syms[i].pub.start) {
-			if (prefer_second(st, &st->syms[out - 1], &st->syms[i]))
-				st->syms[out - 1] = st->syms[i];
+	for (size_t i = 0; i < *nr && !err; i++) {
+		struct pki_sym *prev = out ? &st->syms[out - 1] : NULL;
+
+		if (prev && prev->pub.start == st->syms[i].pub.start) {
+			if (prefer_second(st, prev, &st->syms[i])) {
+				err = note_dropped(dropped, prev);
+				*prev = st->syms[i];
+			} else {
+				err = note_dropped(dropped, &st->syms[i]);
+			}
 			continue;
 		}
 		st->syms[out++] = st->syms[i];
 	}
-	st->nr = out;
+	*nr = out;
+	return err;
 }
 
 static uint64_t page_after(uint64_t addr)
@@ -197,9 +236,9 @@ static uint64_t page_after(uint64_t addr)
 	return up + PAGE < up ? UINT64_MAX : up + PAGE;
 }
 
-static void fix_ends(struct pk_symtab *st, enum pki_fixup how)
+static void fix_ends(struct pk_symtab *st, size_t nr, enum pki_fixup how)
 {
-	for (size_t i = 0; i + 1 < st->nr; i++) {
+	for (size_t i = 0; i + 1 < nr; i++) {
 		struct pki_sym *s = &st->syms[i], *next = &st->syms[i + 1];
 
 		if (s->pub.end != s->pub.start)
@@ -210,25 +249,46 @@ static void fix_ends(struct pk_symtab *st, enum pki_fixup how)
 		else
 			s->pub.end = next->pub.start;
 	}
-	if (st->nr && st->syms[st->nr - 1].pub.end == st->syms[st->nr - 1].pub.start)
-		st->syms[st->nr - 1].pub.end = page_after(st->syms[st->nr - 1].pub.start);
+	if (nr && st->syms[nr - 1].pub.end == st->syms[nr - 1].pub.start)
+		st->syms[nr - 1].pub.end = page_after(st->syms[nr - 1].pub.start);
 }
 
+/*
+ * The symbols loaded before pki_symtab_mark_late() are cleaned up alone;
+ * the late ones then join them as they are.
+ */
 int pki_symtab_finish(struct pk_symtab *st, enum pki_fixup how)
 {
-	if (st->nr)
-		qsort(st->syms, st->nr, sizeof(*st->syms), cmp_start);
+	size_t early = st->nr_early < st->nr ? st->nr_early : st->nr, kept = early;
+	size_t late = st->nr - early;
+	struct dropped_list dropped = {0};
+	int err;
+
+	if (early)
+		qsort(st->syms, early, sizeof(*st->syms), cmp_start);
 	/*
 	 * perf gives kallsyms their ends before dropping aliases, so of two
 	 * symbols at one address the later one (which got a size) stays.
 	 */
 	if (how == PKI_FIXUP_KALLSYMS)
-		fix_ends(st, how);
-	drop_duplicates(st);
-	fix_ends(st, how);
+		fix_ends(st, early, how);
+	err = drop_duplicates(st, &kept, &dropped);
+	if (err)
+		goto out;
+	fix_ends(st, kept, how);
+	if (late) {
+		memmove(st->syms + kept, st->syms + early, late * sizeof(*st->syms));
+		st->nr = kept + late;
+		qsort(st->syms, st->nr, sizeof(*st->syms), cmp_start);
+	} else {
+		st->nr = kept;
+	}
 	for (size_t i = 0; i < st->nr; i++)
 		st->syms[i].pub.name = sym_name(st, &st->syms[i]);
-	return 0;
+	err = pki_symtab_resolve_overlaps(st, dropped.d, dropped.nr);
+out:
+	free(dropped.d);
+	return err;
 }
 
 void pk_symtab_free(struct pk_symtab *st)
@@ -239,12 +299,14 @@ void pk_symtab_free(struct pk_symtab *st)
 		free(st->modules[i]);
 	free(st->modules);
 	free(st->syms);
+	free(st->spans);
 	free(st->pool);
 	free(st);
 }
 
 const struct pk_symbol *pk_symtab_lookup(const struct pk_symtab *st, uint64_t addr)
 {
+	const struct pk_symbol *s;
 	size_t lo = 0, hi;
 
 	if (!st || !st->nr)
@@ -259,24 +321,14 @@ const struct pk_symbol *pk_symtab_lookup(const struct pk_symtab *st, uint64_t ad
 		else
 			hi = mid;
 	}
-	/*
-	 * A sized symbol may be nested in a larger one: look back a little.
-	 * A label (no size of its own) inside a sized function loses to the
-	 * function, as in perf's lookups.
-	 */
-	const struct pk_symbol *found = NULL;
-
-	for (size_t i = lo + 1, n = 0; i-- > 0 && n < 8; n++) {
-		const struct pki_sym *s = &st->syms[i];
-
-		if (s->pub.start > addr || addr >= s->pub.end)
-			continue;
-		if (!s->zero_size)
-			return &s->pub;
-		if (!found)
-			found = &s->pub;
-	}
-	return found;
+	/* overlapping symbols: what perf's tree walk finds there */
+	if (st->syms[lo].overlaps)
+		return pki_symtab_span_lookup(st, addr);
+	s = &st->syms[lo].pub;
+	/* perf finds a symbol with no size at its start */
+	if (s->start <= addr && (addr < s->end || addr == s->start))
+		return s;
+	return NULL;
 }
 
 size_t pk_symtab_count(const struct pk_symtab *st)
