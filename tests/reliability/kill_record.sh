@@ -53,7 +53,7 @@ for d in 0.01 0.05 0.2 0.6; do
 	kill_after "$d" 0
 done
 kill_after 2.5 1
-kill_after 1.5 1
+kill_after 3 1
 
 # a finished run: no warning; the killed one before it became k.data.old
 "$PERFKIT" record -e cpu-clock -o "$t/k.data" -- true >"$t/out" 2>"$t/err" ||
