@@ -191,37 +191,40 @@ static void test_demangle(void **state)
 
 
 /* Preorder of the tree as "start colour" pairs, e.g. "4B 2B 1B ...". */
-static void preorder(const struct pki_rbsim *t, int32_t n, char *out, size_t len)
+static void preorder(const struct pki_rbsim *t, uint32_t n, char *out, size_t len)
 {
 	size_t used = strlen(out);
 
-	if (n < 0)
+	if (n == PKI_RBIDX_NIL)
 		return;
 	snprintf(out + used, len - used, "%s%llu%c", used ? " " : "",
-		 (unsigned long long)t->node[n].start, t->node[n].red ? 'R' : 'B');
-	preorder(t, t->node[n].left, out, len);
-	preorder(t, t->node[n].right, out, len);
+		 (unsigned long long)t->start[n], t->rb.red[n] ? 'R' : 'B');
+	preorder(t, t->rb.left[n], out, len);
+	preorder(t, t->rb.right[n], out, len);
 }
 
 /* Black height of the subtree, or -1 when a red-black rule is broken. */
-static int black_height(const struct pki_rbsim *t, int32_t n, int32_t parent)
+static int black_height(const struct pki_rbsim *t, uint32_t n, uint32_t parent)
 {
-	const struct pki_rbnode *x;
+	const struct pki_rbidx *rb = &t->rb;
+	uint32_t left, right;
 	int l, r;
 
-	if (n < 0)
+	if (n == PKI_RBIDX_NIL)
 		return 1;
-	x = &t->node[n];
-	if (x->parent != parent || (x->red && parent >= 0 && t->node[parent].red))
+	left = rb->left[n];
+	right = rb->right[n];
+	if (rb->parent[n] != parent ||
+	    (rb->red[n] && parent != PKI_RBIDX_NIL && rb->red[parent]))
 		return -1;
-	if ((x->left >= 0 && t->node[x->left].start > x->start) ||
-	    (x->right >= 0 && t->node[x->right].start < x->start))
+	if ((left != PKI_RBIDX_NIL && t->start[left] > t->start[n]) ||
+	    (right != PKI_RBIDX_NIL && t->start[right] < t->start[n]))
 		return -1;
-	l = black_height(t, x->left, n);
-	r = black_height(t, x->right, n);
+	l = black_height(t, left, n);
+	r = black_height(t, right, n);
 	if (l < 0 || l != r)
 		return -1;
-	return l + !x->red;
+	return l + !rb->red[n];
 }
 
 /*
@@ -238,20 +241,20 @@ static void test_rbsim(void **state)
 	assert_int_equal(pki_rbsim_init(&t, 2000), 0);
 	for (int i = 0; i < 10; i++)
 		pki_rbsim_insert(&t, i, (uint64_t)i + 1);
-	preorder(&t, t.root, shape, sizeof(shape));
+	preorder(&t, t.rb.root, shape, sizeof(shape));
 	assert_string_equal(shape, "4B 2B 1B 3B 6B 5B 8R 7B 9B 10R");
 	pki_rbsim_erase(&t, 3); /* 4, the root: its successor 5 replaces it */
 	shape[0] = '\0';
-	preorder(&t, t.root, shape, sizeof(shape));
+	preorder(&t, t.rb.root, shape, sizeof(shape));
 	assert_string_equal(shape, "5B 2B 1B 3B 8B 6B 7R 9B 10R");
 	for (int i = 10; i < 2000; i++) {
 		x = x * 1103515245 + 12345;
 		pki_rbsim_insert(&t, i, (x >> 16) % 500);
 	}
-	assert_true(black_height(&t, t.root, -1) > 0);
+	assert_true(black_height(&t, t.rb.root, PKI_RBIDX_NIL) > 0);
 	for (int i = 10; i < 2000; i += 3)
 		pki_rbsim_erase(&t, i);
-	assert_true(black_height(&t, t.root, -1) > 0);
+	assert_true(black_height(&t, t.rb.root, PKI_RBIDX_NIL) > 0);
 	pki_rbsim_free(&t);
 }
 

@@ -4,6 +4,7 @@
 #define PK_BRANCH_INTERNAL_H
 
 #include "hist_internal.h"
+#include "rbidx.h"
 
 #define PKI_BRANCH_MAX_KEYS 16
 
@@ -13,20 +14,13 @@ struct pki_branch_sort {
 	bool collapse;			/* perf's need_collapse */
 };
 
-/* A red-black tree over indexes into an array, shaped as perf's. */
-struct pki_rb {
-	uint32_t *left, *right, *parent;
-	bool *red;
-	uint32_t root;
-};
-
 /* The entries of one event: perf's input tree while reading, then the
  * visible entries in output order. */
 struct pki_branch_tree {
 	struct pk_branch_hist_entry *v;	/* in creation order */
 	bool *filtered;
 	size_t nr, alloc;
-	struct pki_rb rb;
+	struct pki_rbidx rb;
 	struct pk_branch_hist_entry *out;
 	size_t nr_out;
 };

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "branch_internal.h"
 
-#define NIL UINT32_MAX
+#define NIL PKI_RBIDX_NIL
 
 static int64_t cmp_null(const void *l, const void *r)
 {
@@ -128,85 +128,13 @@ static int64_t output_cmp(const struct pki_branch_sort *s, const struct pk_branc
 	return c;
 }
 
-static void rotate(struct pki_rb *t, uint32_t x, bool to_left)
-{
-	uint32_t *down = to_left ? t->right : t->left, *up = to_left ? t->left : t->right;
-	uint32_t y = down[x], p = t->parent[x];
-
-	down[x] = up[y];
-	if (up[y] != NIL)
-		t->parent[up[y]] = x;
-	t->parent[y] = p;
-	if (p == NIL)
-		t->root = y;
-	else if (t->left[p] == x)
-		t->left[p] = y;
-	else
-		t->right[p] = y;
-	up[y] = x;
-	t->parent[x] = y;
-}
-
-static void fix_insert(struct pki_rb *t, uint32_t z)
-{
-	while (t->parent[z] != NIL && t->red[t->parent[z]]) {
-		uint32_t p = t->parent[z], g = t->parent[p];
-		bool p_left = t->left[g] == p;
-		uint32_t uncle = p_left ? t->right[g] : t->left[g];
-
-		if (uncle != NIL && t->red[uncle]) {
-			t->red[p] = t->red[uncle] = false;
-			t->red[g] = true;
-			z = g;
-			continue;
-		}
-		if (z == (p_left ? t->right[p] : t->left[p])) {
-			z = p;
-			rotate(t, z, p_left);
-			p = t->parent[z];
-		}
-		t->red[p] = false;
-		t->red[g] = true;
-		rotate(t, g, !p_left);
-	}
-	t->red[t->root] = false;
-}
-
-static void rb_link(struct pki_rb *t, uint32_t z, uint32_t parent, bool left)
-{
-	t->parent[z] = parent;
-	t->left[z] = t->right[z] = NIL;
-	t->red[z] = true;
-	if (parent == NIL)
-		t->root = z;
-	else if (left)
-		t->left[parent] = z;
-	else
-		t->right[parent] = z;
-	fix_insert(t, z);
-}
-
 /* The tree's nodes in order into seq; returns how many. */
-static size_t rb_inorder(const struct pki_rb *t, uint32_t *seq)
+static size_t rb_inorder(const struct pki_rbidx *t, uint32_t *seq)
 {
-	uint32_t x = t->root;
 	size_t n = 0;
 
-	if (x == NIL)
-		return 0;
-	while (t->left[x] != NIL)
-		x = t->left[x];
-	while (x != NIL) {
+	for (uint32_t x = pki_rbidx_first(t); x != NIL; x = pki_rbidx_next(t, x))
 		seq[n++] = x;
-		if (t->right[x] != NIL) {
-			for (x = t->right[x]; t->left[x] != NIL;)
-				x = t->left[x];
-			continue;
-		}
-		while (t->parent[x] != NIL && t->right[t->parent[x]] == x)
-			x = t->parent[x];
-		x = t->parent[x];
-	}
 	return n;
 }
 
@@ -257,7 +185,7 @@ int pki_branch_tree_add(struct pki_branch_tree *t, const struct pki_branch_sort 
 	}
 	t->v[t->nr] = *key;
 	t->filtered[t->nr] = filtered;
-	rb_link(&t->rb, (uint32_t)t->nr, parent, left);
+	pki_rbidx_link(&t->rb, (uint32_t)t->nr, parent, left);
 	t->nr++;
 	return 0;
 }
@@ -283,7 +211,7 @@ static void collapse(struct pki_branch_tree *t, const struct pki_branch_sort *s,
 			left = c < 0;
 		}
 		if (!merged)
-			rb_link(&t->rb, z, parent, left);
+			pki_rbidx_link(&t->rb, z, parent, left);
 	}
 }
 
@@ -299,7 +227,7 @@ static void output_sort(struct pki_branch_tree *t, const struct pki_branch_sort 
 			parent = x;
 			left = output_cmp(s, &t->v[z], &t->v[x]) > 0;
 		}
-		rb_link(&t->rb, z, parent, left);
+		pki_rbidx_link(&t->rb, z, parent, left);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <perfkit/report.h>
 #include <perfkit/session.h>
+#include "rbidx.h"
 
 struct pki_hist_filter {
 	char **comms, **dsos, **symbols;
@@ -243,9 +244,7 @@ bool pki_groups_is_member(const struct pki_groups *g, uint32_t idx);
  * compared with pki_hist_perf_cmp(). */
 struct pki_itree {
 	struct pk_hist_entry *keys;	/* the nodes, in insertion order */
-	uint32_t *left, *right, *parent;
-	bool *red;
-	uint32_t root;
+	struct pki_rbidx rb;
 	size_t n, alloc;
 	uint64_t version;		/* insertions so far */
 };

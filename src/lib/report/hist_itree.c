@@ -5,15 +5,16 @@
  * tree whose comparison of two unresolved symbols is the signed difference
  * of their addresses: no total order, so a lookup can miss an entry that
  * is in the tree and insert a second one for the same key.  This tree
- * grows as perf's does (the kernel's insertion and recoloring) so that the
- * same searches miss.
+ * grows as perf's does (rbidx.c, the kernel's rules) so that the same
+ * searches miss.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hist_internal.h"
+#include "rbidx.h"
 
-#define NIL UINT32_MAX
+#define NIL PKI_RBIDX_NIL
 
 static int itree_grow(struct pki_itree *t)
 {
@@ -29,105 +30,52 @@ static int itree_grow(struct pki_itree *t)
 	k = realloc(t->keys, n * sizeof(*k));
 	if (k)
 		t->keys = k;
-	l = realloc(t->left, n * sizeof(*l));
+	l = realloc(t->rb.left, n * sizeof(*l));
 	if (l)
-		t->left = l;
-	r = realloc(t->right, n * sizeof(*r));
+		t->rb.left = l;
+	r = realloc(t->rb.right, n * sizeof(*r));
 	if (r)
-		t->right = r;
-	p = realloc(t->parent, n * sizeof(*p));
+		t->rb.right = r;
+	p = realloc(t->rb.parent, n * sizeof(*p));
 	if (p)
-		t->parent = p;
-	red = realloc(t->red, n * sizeof(*red));
+		t->rb.parent = p;
+	red = realloc(t->rb.red, n * sizeof(*red));
 	if (red)
-		t->red = red;
+		t->rb.red = red;
 	if (!k || !l || !r || !p || !red)
 		return -ENOMEM;
 	t->alloc = n;
 	return 0;
 }
 
-static void rotate(struct pki_itree *t, uint32_t x, bool to_left)
-{
-	uint32_t *down = to_left ? t->right : t->left, *up = to_left ? t->left : t->right;
-	uint32_t y = down[x], p = t->parent[x];
-
-	down[x] = up[y];
-	if (up[y] != NIL)
-		t->parent[up[y]] = x;
-	t->parent[y] = p;
-	if (p == NIL)
-		t->root = y;
-	else if (t->left[p] == x)
-		t->left[p] = y;
-	else
-		t->right[p] = y;
-	up[y] = x;
-	t->parent[x] = y;
-}
-
-/* the kernel's rb_insert_color() */
-static void fix_insert(struct pki_itree *t, uint32_t z)
-{
-	while (t->parent[z] != NIL && t->red[t->parent[z]]) {
-		uint32_t p = t->parent[z], g = t->parent[p];
-		bool p_left = t->left[g] == p;
-		uint32_t uncle = p_left ? t->right[g] : t->left[g];
-
-		if (uncle != NIL && t->red[uncle]) {
-			t->red[p] = t->red[uncle] = false;
-			t->red[g] = true;
-			z = g;
-			continue;
-		}
-		if (z == (p_left ? t->right[p] : t->left[p])) {
-			z = p;
-			rotate(t, z, p_left);
-			p = t->parent[z];
-		}
-		t->red[p] = false;
-		t->red[g] = true;
-		rotate(t, g, !p_left);
-	}
-	t->red[t->root] = false;
-}
-
 void pki_itree_init(struct pki_itree *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->root = NIL;
+	t->rb.root = NIL;
 }
 
 int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, bool *inserted)
 {
 	const struct sort_ctx *x = pki_hist_sort_ctx();
-	uint32_t *link = &t->root, p = NIL, z;
+	uint32_t cur = t->rb.root, p = NIL, z;
+	bool left = false;
 
 	*inserted = false;
-	while (*link != NIL) {
+	while (cur != NIL) {
 		int c;
 
-		p = *link;
+		p = cur;
 		c = pki_hist_perf_cmp_in(x, &t->keys[p], key);
 		if (!c)
 			return p;
-		link = c < 0 ? &t->left[p] : &t->right[p];
+		left = c < 0;
+		cur = left ? t->rb.left[p] : t->rb.right[p];
 	}
 	if (itree_grow(t))
 		return -ENOMEM;
-	/* the arrays may have moved: find the link again from the parent */
 	z = (uint32_t)t->n++;
-	if (p == NIL)
-		t->root = z;
-	else if (pki_hist_perf_cmp_in(x, &t->keys[p], key) < 0)
-		t->left[p] = z;
-	else
-		t->right[p] = z;
 	t->keys[z] = *key;
-	t->parent[z] = p;
-	t->left[z] = t->right[z] = NIL;
-	t->red[z] = true;
-	fix_insert(t, z);
+	pki_rbidx_link(&t->rb, z, p, left);
 	t->version++;
 	*inserted = true;
 	return z;
@@ -135,33 +83,20 @@ int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, 
 
 int pki_itree_inorder(const struct pki_itree *t, uint32_t *out)
 {
-	uint32_t *stack = malloc((t->n ? t->n : 1) * sizeof(*stack));
-	uint32_t x = t->root;
-	size_t sp = 0, k = 0;
+	size_t k = 0;
 
-	if (!stack)
-		return -ENOMEM;
-	while (x != NIL || sp) {
-		if (x != NIL) {
-			stack[sp++] = x;
-			x = t->left[x];
-			continue;
-		}
-		x = stack[--sp];
+	for (uint32_t x = pki_rbidx_first(&t->rb); x != NIL; x = pki_rbidx_next(&t->rb, x))
 		out[k++] = x;
-		x = t->right[x];
-	}
-	free(stack);
 	return 0;
 }
 
 void pki_itree_free(struct pki_itree *t)
 {
 	free(t->keys);
-	free(t->left);
-	free(t->right);
-	free(t->parent);
-	free(t->red);
+	free(t->rb.left);
+	free(t->rb.right);
+	free(t->rb.parent);
+	free(t->rb.red);
 	pki_itree_init(t);
 }
 

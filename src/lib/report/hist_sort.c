@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist_internal.h"
+#include "rbidx.h"
 
 struct sort_ctx {
 	const enum pk_hist_key *keys;
@@ -234,59 +235,9 @@ int pki_hist_perf_cmp_in(const struct sort_ctx *x, const struct pk_hist_entry *l
  * With children and call trees perf's comparison puts a caller above its
  * callees only within one thread, which is no total order: the result
  * depends on its red-black tree, so it is replayed here.  Entries go in
- * in grouping order; the tree is an index array.
+ * in grouping order; the tree is rbidx.c's over index arrays.
  */
-struct rb {
-	uint32_t *left, *right, *parent;	/* UINT32_MAX: none */
-	bool *red;
-	uint32_t root;
-};
-
-#define NIL UINT32_MAX
-
-static void rotate(struct rb *t, uint32_t x, bool to_left)
-{
-	uint32_t *down = to_left ? t->right : t->left, *up = to_left ? t->left : t->right;
-	uint32_t y = down[x], p = t->parent[x];
-
-	down[x] = up[y];
-	if (up[y] != NIL)
-		t->parent[up[y]] = x;
-	t->parent[y] = p;
-	if (p == NIL)
-		t->root = y;
-	else if (t->left[p] == x)
-		t->left[p] = y;
-	else
-		t->right[p] = y;
-	up[y] = x;
-	t->parent[x] = y;
-}
-
-static void fix_insert(struct rb *t, uint32_t z)
-{
-	while (t->parent[z] != NIL && t->red[t->parent[z]]) {
-		uint32_t p = t->parent[z], g = t->parent[p];
-		bool p_left = t->left[g] == p;
-		uint32_t uncle = p_left ? t->right[g] : t->left[g];
-
-		if (uncle != NIL && t->red[uncle]) {
-			t->red[p] = t->red[uncle] = false;
-			t->red[g] = true;
-			z = g;
-			continue;
-		}
-		if (z == (p_left ? t->right[p] : t->left[p])) {
-			z = p;
-			rotate(t, z, p_left);
-			p = t->parent[z];
-		}
-		t->red[p] = false;
-		t->red[g] = true;
-		rotate(t, g, !p_left);
-	}
-	t->red[t->root] = false;
-}
+#define NIL PKI_RBIDX_NIL
 
 /* Where perf's tree descends: left when the comparison says < 0. */
 typedef bool goes_left_fn(const struct pk_hist_entry *new, const struct pk_hist_entry *old);
@@ -302,53 +253,43 @@ static bool grouping_left(const struct pk_hist_entry *new, const struct pk_hist_
 	return perf_entry_cmp(old, new) < 0;
 }
 
-static void insert(struct rb *t, const struct pk_hist_entry *v, uint32_t z, goes_left_fn *left)
+static void insert(struct pki_rbidx *t, const struct pk_hist_entry *v, uint32_t z,
+		   goes_left_fn *left)
 {
-	uint32_t *link = &t->root, p = NIL;
+	uint32_t x = t->root, p = NIL;
+	bool l = false;
 
-	while (*link != NIL) {
-		p = *link;
-		link = left(&v[z], &v[p]) ? &t->left[p] : &t->right[p];
+	while (x != NIL) {
+		p = x;
+		l = left(&v[z], &v[p]);
+		x = l ? t->left[p] : t->right[p];
 	}
-	*link = z;
-	t->parent[z] = p;
-	t->left[z] = t->right[z] = NIL;
-	t->red[z] = true;
-	fix_insert(t, z);
+	pki_rbidx_link(t, z, p, l);
 }
 
-/* The tree's nodes in order into out; stack: n uint32_t. */
-static uint64_t inorder(const struct rb *t, uint32_t *stack, uint32_t *out)
+/* The tree's nodes in order into out. */
+static uint64_t inorder(const struct pki_rbidx *t, uint32_t *out)
 {
-	uint32_t x = t->root;
-	size_t sp = 0, k = 0;
+	uint64_t k = 0;
 
-	while (x != NIL || sp) {
-		if (x != NIL) {
-			stack[sp++] = x;
-			x = t->left[x];
-			continue;
-		}
-		x = stack[--sp];
+	for (uint32_t x = pki_rbidx_first(t); x != NIL; x = pki_rbidx_next(t, x))
 		out[k++] = x;
-		x = t->right[x];
-	}
 	return k;
 }
 
 /* Insert v in its order into a fresh tree; v becomes the tree's in-order
- * sequence.  scratch: n entries; idx: 5 arrays of n uint32_t. */
+ * sequence.  scratch: n entries; idx: 4 arrays of n uint32_t. */
 static void tree_pass(struct pk_hist_entry *v, uint64_t n, goes_left_fn *left,
 		      struct pk_hist_entry *scratch, uint32_t *idx, bool *red)
 {
-	struct rb t = {.root = NIL, .left = idx, .right = idx + n, .parent = idx + 2 * n,
-		       .red = red};
-	uint32_t *order = idx + 4 * n;
+	struct pki_rbidx t = {
+		.root = NIL, .left = idx, .right = idx + n, .parent = idx + 2 * n, .red = red};
+	uint32_t *order = idx + 3 * n;
 	uint64_t k;
 
 	for (uint32_t i = 0; i < n; i++)
 		insert(&t, v, i, left);
-	k = inorder(&t, idx + 3 * n, order);
+	k = inorder(&t, order);
 	for (uint64_t i = 0; i < k; i++)
 		scratch[i] = v[order[i]];
 	memcpy(v, scratch, n * sizeof(*v));
@@ -366,7 +307,7 @@ static void tree_pass(struct pk_hist_entry *v, uint64_t n, goes_left_fn *left,
 static int replay_trees(struct pk_hist_entry *v, uint64_t n, int grouping, bool output)
 {
 	struct pk_hist_entry *scratch = malloc(n * sizeof(*scratch));
-	uint32_t *idx = malloc(5 * n * sizeof(*idx));
+	uint32_t *idx = malloc(4 * n * sizeof(*idx));
 	bool *red = malloc(n * sizeof(*red));
 	int err = -1;
 
@@ -445,7 +386,7 @@ void pki_hist_sort_output(struct pk_hist_entry *v, uint64_t n, const enum pk_his
 }
 
 /* Where v[z] is in the tree, perf's way: NIL when its search fails. */
-static uint32_t find(const struct rb *t, const struct pk_hist_entry *v, uint32_t z)
+static uint32_t find(const struct pki_rbidx *t, const struct pk_hist_entry *v, uint32_t z)
 {
 	uint32_t x = t->root;
 
@@ -459,7 +400,7 @@ static uint32_t find(const struct rb *t, const struct pk_hist_entry *v, uint32_t
 	return NIL;
 }
 
-static void link_member(struct rb *t, const struct pk_hist_entry *v, uint64_t from,
+static void link_member(struct pki_rbidx *t, const struct pk_hist_entry *v, uint64_t from,
 			uint64_t to, uint32_t *node)
 {
 	/* perf first pairs every entry the leader has, then adds the
@@ -482,9 +423,9 @@ int pki_hist_link(const struct pk_hist_entry *v, const uint64_t *start, uint32_t
 		  uint64_t *nr_order)
 {
 	uint64_t n = start[nr_members];
-	uint32_t *idx = malloc(4 * (n ? n : 1) * sizeof(*idx));
+	uint32_t *idx = malloc(3 * (n ? n : 1) * sizeof(*idx));
 	bool *red = malloc((n ? n : 1) * sizeof(*red));
-	struct rb t = {.root = NIL, .red = red};
+	struct pki_rbidx t = {.root = NIL, .red = red};
 
 	if (!idx || !red || n >= UINT32_MAX) {
 		free(idx);
@@ -501,7 +442,7 @@ int pki_hist_link(const struct pk_hist_entry *v, const uint64_t *start, uint32_t
 	}
 	for (uint32_t m = 1; m < nr_members; m++)
 		link_member(&t, v, start[m], start[m + 1], node);
-	*nr_order = inorder(&t, idx + 3 * n, order);
+	*nr_order = inorder(&t, order);
 	free(idx);
 	free(red);
 	return 0;

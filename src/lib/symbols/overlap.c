@@ -79,7 +79,7 @@ static int build_tree(const struct pk_symtab *st, const struct pki_dropped *drop
 	for (size_t id = st->nr_early; id < total; id++)
 		pki_rbsim_insert(t, (int32_t)id, start_of[id]);
 	for (size_t i = 0; i < st->nr; i++)
-		t->node[st->syms[i].order].end = st->syms[i].pub.end;
+		t->end[st->syms[i].order] = st->syms[i].pub.end;
 	free(start_of);
 	*sym_of = map;
 	return 0;

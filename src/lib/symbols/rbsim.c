@@ -6,11 +6,9 @@
  * start address (equal starts go right) and looks an address up by walking
  * it.  Where symbols overlap, the walk returns whichever one its path meets
  * first, so the answer depends on the tree's shape, which depends on the
- * order of the insertions and removals.  This is a plain red-black tree
- * with the classic rebalancing (uncle recolouring, then one or two
- * rotations on insert; the successor replaces a node with two children on
- * removal), which yields the same shape for the same sequence.
- * Nodes are indices into one array; -1 is "none".
+ * order of the insertions and removals.  The tree is the kernel-rules
+ * one of rbidx.c, which yields the same shape for the same sequence; only
+ * the key (start, equal starts right) and perf's lookup are here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,214 +16,67 @@
 
 int pki_rbsim_init(struct pki_rbsim *t, size_t nr)
 {
-	t->node = calloc(nr ? nr : 1, sizeof(*t->node));
+	size_t n = nr ? nr : 1;
+
+	t->rb.left = calloc(n, sizeof(*t->rb.left));
+	t->rb.right = calloc(n, sizeof(*t->rb.right));
+	t->rb.parent = calloc(n, sizeof(*t->rb.parent));
+	t->rb.red = calloc(n, sizeof(*t->rb.red));
+	t->rb.root = PKI_RBIDX_NIL;
+	t->start = calloc(n, sizeof(*t->start));
+	t->end = calloc(n, sizeof(*t->end));
 	t->nr = nr;
-	t->root = -1;
-	return t->node ? 0 : -ENOMEM;
+	if (!t->rb.left || !t->rb.right || !t->rb.parent || !t->rb.red || !t->start || !t->end) {
+		pki_rbsim_free(t);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void pki_rbsim_free(struct pki_rbsim *t)
 {
-	free(t->node);
-	t->node = NULL;
+	free(t->rb.left);
+	free(t->rb.right);
+	free(t->rb.parent);
+	free(t->rb.red);
+	free(t->start);
+	free(t->end);
+	t->rb = (struct pki_rbidx){.root = PKI_RBIDX_NIL};
+	t->start = t->end = NULL;
 }
 
-static bool is_red(const struct pki_rbsim *t, int32_t n)
+void pki_rbsim_insert(struct pki_rbsim *t, int32_t id, uint64_t start)
 {
-	return n >= 0 && t->node[n].red;
-}
+	uint32_t parent = PKI_RBIDX_NIL, cur = t->rb.root;
 
-/* Make new take old's place under parent (or at the root). */
-static void replace_child(struct pki_rbsim *t, int32_t parent, int32_t old, int32_t new)
-{
-	if (parent < 0)
-		t->root = new;
-	else if (t->node[parent].left == old)
-		t->node[parent].left = new;
-	else
-		t->node[parent].right = new;
-	if (new >= 0)
-		t->node[new].parent = parent;
-}
-
-static void rotate_left(struct pki_rbsim *t, int32_t x)
-{
-	struct pki_rbnode *n = t->node;
-	int32_t y = n[x].right;
-
-	n[x].right = n[y].left;
-	if (n[y].left >= 0)
-		n[n[y].left].parent = x;
-	replace_child(t, n[x].parent, x, y);
-	n[y].left = x;
-	n[x].parent = y;
-}
-
-static void rotate_right(struct pki_rbsim *t, int32_t x)
-{
-	struct pki_rbnode *n = t->node;
-	int32_t y = n[x].left;
-
-	n[x].left = n[y].right;
-	if (n[y].right >= 0)
-		n[n[y].right].parent = x;
-	replace_child(t, n[x].parent, x, y);
-	n[y].right = x;
-	n[x].parent = y;
-}
-
-static void insert_fixup(struct pki_rbsim *t, int32_t z)
-{
-	struct pki_rbnode *n = t->node;
-
-	while (is_red(t, n[z].parent)) {
-		int32_t p = n[z].parent, g = n[p].parent;
-		bool left = n[g].left == p;
-		int32_t uncle = left ? n[g].right : n[g].left;
-
-		if (is_red(t, uncle)) {
-			n[p].red = false;
-			n[uncle].red = false;
-			n[g].red = true;
-			z = g;
-			continue;
-		}
-		if (z == (left ? n[p].right : n[p].left)) {
-			z = p;
-			if (left)
-				rotate_left(t, z);
-			else
-				rotate_right(t, z);
-			p = n[z].parent;
-		}
-		n[p].red = false;
-		n[g].red = true;
-		if (left)
-			rotate_right(t, g);
-		else
-			rotate_left(t, g);
-	}
-	n[t->root].red = false;
-}
-
-void pki_rbsim_insert(struct pki_rbsim *t, int32_t z, uint64_t start)
-{
-	struct pki_rbnode *n = t->node;
-	int32_t parent = -1, cur = t->root;
-
-	while (cur >= 0) {
+	while (cur != PKI_RBIDX_NIL) {
 		parent = cur;
-		cur = start < n[cur].start ? n[cur].left : n[cur].right;
+		cur = start < t->start[cur] ? t->rb.left[cur] : t->rb.right[cur];
 	}
-	n[z] = (struct pki_rbnode){
-		.start = start, .left = -1, .right = -1, .parent = parent, .red = true};
-	if (parent < 0)
-		t->root = z;
-	else if (start < n[parent].start)
-		n[parent].left = z;
-	else
-		n[parent].right = z;
-	insert_fixup(t, z);
+	t->start[id] = start;
+	t->end[id] = 0;
+	pki_rbidx_link(&t->rb, (uint32_t)id, parent,
+		       parent != PKI_RBIDX_NIL && start < t->start[parent]);
 }
 
-/*
- * Restore the colours after a black node left the subtree of parent on
- * x's side (x may be none: then the side is the one that is empty, or
- * the left when neither is).
- */
-static void erase_fixup(struct pki_rbsim *t, int32_t x, int32_t parent)
+void pki_rbsim_erase(struct pki_rbsim *t, int32_t id)
 {
-	struct pki_rbnode *n = t->node;
-
-	while (x != t->root && !is_red(t, x)) {
-		bool left = x != n[parent].right;
-		int32_t w = left ? n[parent].right : n[parent].left;
-
-		if (is_red(t, w)) {
-			n[w].red = false;
-			n[parent].red = true;
-			if (left)
-				rotate_left(t, parent);
-			else
-				rotate_right(t, parent);
-			w = left ? n[parent].right : n[parent].left;
-		}
-		if (!is_red(t, n[w].left) && !is_red(t, n[w].right)) {
-			n[w].red = true;
-			x = parent;
-			parent = n[x].parent;
-			continue;
-		}
-		if (!is_red(t, left ? n[w].right : n[w].left)) {
-			n[left ? n[w].left : n[w].right].red = false;
-			n[w].red = true;
-			if (left)
-				rotate_right(t, w);
-			else
-				rotate_left(t, w);
-			w = left ? n[parent].right : n[parent].left;
-		}
-		n[w].red = n[parent].red;
-		n[parent].red = false;
-		n[left ? n[w].right : n[w].left].red = false;
-		if (left)
-			rotate_left(t, parent);
-		else
-			rotate_right(t, parent);
-		x = t->root;
-	}
-	if (x >= 0)
-		n[x].red = false;
-}
-
-void pki_rbsim_erase(struct pki_rbsim *t, int32_t z)
-{
-	struct pki_rbnode *n = t->node;
-	int32_t x, parent, y;
-	bool was_red;
-
-	if (n[z].left < 0 || n[z].right < 0) {
-		x = n[z].left < 0 ? n[z].right : n[z].left;
-		parent = n[z].parent;
-		was_red = n[z].red;
-		replace_child(t, parent, z, x);
-	} else {
-		/* the successor, leftmost of the right subtree, takes z's place */
-		y = n[z].right;
-		while (n[y].left >= 0)
-			y = n[y].left;
-		was_red = n[y].red;
-		x = n[y].right;
-		if (n[y].parent == z) {
-			parent = y;
-		} else {
-			parent = n[y].parent;
-			replace_child(t, parent, y, x);
-			n[y].right = n[z].right;
-			n[n[y].right].parent = y;
-		}
-		replace_child(t, n[z].parent, z, y);
-		n[y].left = n[z].left;
-		n[n[y].left].parent = y;
-		n[y].red = n[z].red;
-	}
-	if (!was_red)
-		erase_fixup(t, x, parent);
+	pki_rbidx_erase(&t->rb, (uint32_t)id);
 }
 
 int32_t pki_rbsim_find(const struct pki_rbsim *t, uint64_t ip)
 {
-	int32_t cur = t->root;
+	uint32_t cur = t->rb.root;
 
-	while (cur >= 0) {
-		const struct pki_rbnode *n = &t->node[cur];
+	while (cur != PKI_RBIDX_NIL) {
+		uint64_t start = t->start[cur], end = t->end[cur];
 
-		if (ip < n->start)
-			cur = n->left;
-		else if (ip > n->end || (ip == n->end && ip != n->start))
-			cur = n->right;
+		if (ip < start)
+			cur = t->rb.left[cur];
+		else if (ip > end || (ip == end && ip != start))
+			cur = t->rb.right[cur];
 		else
-			return cur;
+			return (int32_t)cur;
 	}
 	return -1;
 }

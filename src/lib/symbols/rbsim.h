@@ -6,17 +6,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "rbidx.h"
 
-struct pki_rbnode {
-	uint64_t start, end;
-	int32_t left, right, parent;
-	bool red;
-};
-
+/* Node i (a caller's id) covers start[i]..end[i]; its links are in rb. */
 struct pki_rbsim {
-	struct pki_rbnode *node; /* indexed by the caller's ids */
+	struct pki_rbidx rb;
+	uint64_t *start, *end;
 	size_t nr;
-	int32_t root; /* -1: empty */
 };
 
 /* Room for ids 0..nr-1, none in the tree.  0 or -ENOMEM. */
