@@ -23,6 +23,8 @@ if [ -d "${PERFKIT_CORPUS:-}" ]; then
 	check percent-limit "$f" --no-children --percent-limit 0.3
 	check comms "$f" --no-children --comms swapper,sleep
 	check one-comm "$f" --no-children --comms swapper
+	# samples without PERF_SAMPLE_CPU: perf's cpu is -1, printed "-001"
+	check sort-cpu-none "$PERFKIT_CORPUS/quipper/perf.data.singleprocess-3.4" --sort cpu
 fi
 
 work='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; ls -R /usr/lib >/dev/null 2>&1'

@@ -337,9 +337,10 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	if (!p->k.comm)
 		return -ENOMEM;
 	p->k.thread = h->stack_thread ? ev->thread : NULL;
-	p->k.cpu = has_key(h, PK_HIST_KEY_CPU) ? ev->sample.cpu : 0;
 	p->k.first_thread = ev->thread;
-	p->k.first_cpu = ev->sample.cpu;
+	/* perf's cpu of a sample that does not record one is -1 */
+	p->k.first_cpu = (ev->sample.type & PERF_SAMPLE_CPU) ? ev->sample.cpu : UINT32_MAX;
+	p->k.cpu = has_key(h, PK_HIST_KEY_CPU) ? p->k.first_cpu : 0;
 	p->loc = ev->loc;
 	if (h->children || h->callchain)
 		n = pki_hist_callchain(h->callchain != PK_CALLCHAIN_CALLEE, s, ev, frames, MAX_FRAMES,
