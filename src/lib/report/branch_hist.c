@@ -113,21 +113,6 @@ static struct pki_branch_event *event_of(struct pk_branch_hist *h, const struct 
 	return &h->events[attr->index];
 }
 
-static const char *intern_comm(struct pk_branch_hist *h, const char *comm)
-{
-	char **v;
-
-	for (size_t i = 0; i < h->nr_comms; i++)
-		if (!strcmp(h->comms[i], comm))
-			return h->comms[i];
-	v = realloc(h->comms, (h->nr_comms + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	h->comms = v;
-	v[h->nr_comms] = strdup(comm);
-	return v[h->nr_comms] ? v[h->nr_comms++] : NULL;
-}
-
 static void set_flags(struct pk_branch_hist_entry *e, uint64_t flags)
 {
 	e->mispred = flags & 1;
@@ -148,7 +133,7 @@ static int add_sample(struct pk_branch_hist *h, struct pk_session *s,
 	if (!(ev->sample.type & PERF_SAMPLE_BRANCH_STACK))
 		return 0;
 	be = event_of(h, ev->attr);
-	key.comm = intern_comm(h, pk_thread_comm(ev->thread));
+	key.comm = pki_strtab_intern(&h->comms, pk_thread_comm(ev->thread));
 	if (!be || !key.comm)
 		return -ENOMEM;
 	key.thread = ev->thread;
@@ -266,9 +251,7 @@ void pk_branch_hist_free(struct pk_branch_hist *h)
 		pki_branch_tree_free(&h->events[i].tree);
 	free(h->events);
 	free(h->shown);
-	for (size_t i = 0; i < h->nr_comms; i++)
-		free(h->comms[i]);
-	free(h->comms);
+	pki_strtab_free(&h->comms);
 	pki_hist_filter_free(&h->filter);
 	free(h);
 }

@@ -45,8 +45,7 @@ struct pk_branch_hist {
 	uint32_t nr_shown;
 	struct pki_branch_sort sort;
 	struct pki_hist_filter filter;
-	char **comms;
-	size_t nr_comms;
+	struct pki_strtab comms;	/* interned comm strings */
 	uint64_t lost;
 };
 

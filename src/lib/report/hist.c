@@ -44,8 +44,7 @@ struct pk_hist {
 	bool children;
 	int callchain;			/* PK_CALLCHAIN_* */
 	struct pki_hist_filter filter;
-	char **comms;			/* interned comm strings */
-	size_t nr_comms, comm_slots;
+	struct pki_strtab comms;	/* interned comm strings */
 	uint64_t lost;
 	struct pki_stacks stacks;	/* samples folded by stack */
 	struct pki_arena trees[NR_PARTS]; /* the entries' call trees */
@@ -84,46 +83,6 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
 	return h ^ (h >> 31);
-}
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static const char *intern_comm(struct pk_hist *h, const char *comm)
-{
-	size_t i;
-
-	if (h->nr_comms * 2 >= h->comm_slots) {
-		size_t n = h->comm_slots ? h->comm_slots * 2 : 256;
-		char **v = calloc(n, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		for (size_t j = 0; j < h->comm_slots; j++) {
-			if (!h->comms[j])
-				continue;
-			for (i = str_hash(h->comms[j]) % n; v[i]; i = (i + 1) % n)
-				;
-			v[i] = h->comms[j];
-		}
-		free(h->comms);
-		h->comms = v;
-		h->comm_slots = n;
-	}
-	for (i = str_hash(comm) % h->comm_slots; h->comms[i]; i = (i + 1) % h->comm_slots)
-		if (!strcmp(h->comms[i], comm))
-			return h->comms[i];
-	h->comms[i] = strdup(comm);
-	if (!h->comms[i])
-		return NULL;
-	h->nr_comms++;
-	return h->comms[i];
 }
 
 static bool has_key(const struct pk_hist *h, enum pk_hist_key k)
@@ -333,7 +292,7 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 							     : ev->attr->attr.sample_period;
 	he->pub.nr_samples++;
 	he->pub.total_period += p->k.period;
-	p->k.comm = intern_comm(h, pk_thread_comm(ev->thread));
+	p->k.comm = pki_strtab_intern(&h->comms, pk_thread_comm(ev->thread));
 	if (!p->k.comm)
 		return -ENOMEM;
 	p->k.thread = h->stack_thread ? ev->thread : NULL;
@@ -1338,9 +1297,7 @@ void pk_hist_free(struct pk_hist *h)
 	for (int k = 0; k < NR_PARTS; k++)
 		pki_arena_free(&h->trees[k]);
 	pki_stacks_free(&h->stacks);
-	for (size_t i = 0; i < h->comm_slots; i++)
-		free(h->comms[i]);
-	free(h->comms);
+	pki_strtab_free(&h->comms);
 	pki_hist_filter_free(&h->filter);
 	free(h);
 }

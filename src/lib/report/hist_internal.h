@@ -21,6 +21,16 @@ bool pki_hist_filter_thread(const struct pki_hist_filter *f, const char *comm, i
 			    int32_t tid);
 bool pki_hist_filter_location(const struct pki_hist_filter *f, const struct pk_location *loc);
 
+/* Interned strings (hist_strtab.c): the same string, the same pointer. */
+struct pki_strtab {
+	char **slots;
+	size_t nr, nr_slots;
+};
+
+/* s's interned copy (owned by t), NULL when out of memory. */
+const char *pki_strtab_intern(struct pki_strtab *t, const char *s);
+void pki_strtab_free(struct pki_strtab *t);
+
 /* Sort entries the way perf prints them. */
 void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
 		   uint32_t nr_keys, bool children, int callchain);
