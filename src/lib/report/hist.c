@@ -453,8 +453,17 @@ static int merge_event(struct pk_hist *h, struct hist_part *parts, unsigned nr, 
 struct rp_key {
 	const struct pk_dso *dso;	/* the sample's, perf moves its entry there */
 	uint32_t prim;			/* primary index */
+	uint32_t ordinal;		/* its place among the sample's keys */
 	bool search;
 	char level;
+};
+
+/* Unresolved addresses of the DSOs of one name (perf compares DSOs by
+ * name), to tell whether perf's comparison of them is a total order. */
+struct rp_dso {
+	const struct pk_dso *dso;	/* NULL: a free slot */
+	uint64_t lo, hi;
+	bool danger;
 };
 
 struct rp_event {
@@ -486,6 +495,15 @@ struct rp_redir {
 	uint32_t node;
 };
 
+/* A key of a stack's walk as the build uses it: its primary (entry) and
+ * the frame its call tree starts from, USE_SELF for the sample's own. */
+struct rp_use {
+	uint32_t prim;
+	uint32_t from;
+};
+
+#define USE_SELF 0x80000000u
+
 struct replay {
 	struct rp_event *ev;		/* by attr index */
 	uint32_t nr_ev;
@@ -493,9 +511,16 @@ struct replay {
 	size_t nr_exc, alloc_exc;
 	struct rp_redir *redir;
 	size_t nr_redir, alloc_redir;
-	struct rp_key *pool;		/* keys of stacks looked up again */
+	struct rp_dso *dsos;		/* open addressing by pointer */
+	size_t nr_dso_slots;
+	uint64_t null_lo, null_hi;	/* the keys in no DSO */
+	bool null_danger;
+	struct rp_key *pool;		/* keys of stacks searched again */
 	size_t nr_pool, alloc_pool;
 	uint32_t *seq_off, *seq_len;	/* per stack: its keys in pool */
+	struct rp_use *uses;		/* every stack's keys, for the build */
+	size_t nr_uses, alloc_uses;
+	size_t *use_off;		/* per stack: its first use; [nr] the end */
 	uint64_t occ;			/* samples replayed, + 1 */
 	uint32_t ordinal;		/* keys of the current sample */
 	bool all;			/* resolved keys can be misplaced too */
@@ -652,32 +677,149 @@ static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 	return node;
 }
 
-/* One key of the current sample, in its walk. */
-static int rp_key(struct replay *rp, struct rp_event *re, const struct rp_key *k)
+/* A later lookup of key k by the current sample: a redirection when it
+ * lands elsewhere than its primary. */
+static int rp_land(struct replay *rp, struct rp_event *re, const struct rp_key *k)
 {
-	int64_t node;
-	uint32_t ordinal;
+	int64_t node = k->search ? rp_search(re, k) : re->prim_node[k->prim];
 
-	if (re->stamp[k->prim] == rp->occ)
-		return 0;	/* perf looks a key up once a sample */
-	re->stamp[k->prim] = rp->occ;
-	ordinal = rp->ordinal++;
-	node = k->search ? rp_search(re, k) : re->prim_node[k->prim];
 	if (node < 0)
 		return (int)node;
 	if ((uint32_t)node == re->prim_node[k->prim])
 		return 0;
 	if (grow((void **)&rp->redir, &rp->alloc_redir, rp->nr_redir, sizeof(*rp->redir)))
 		return -ENOMEM;
-	rp->redir[rp->nr_redir++] = (struct rp_redir){ordinal, (uint32_t)node};
+	rp->redir[rp->nr_redir++] = (struct rp_redir){k->ordinal, (uint32_t)node};
 	return 0;
 }
 
 struct rp_walk {
 	struct pk_hist *h;
 	struct replay *rp;
-	bool keep;			/* the stack is replayed again */
 };
+
+/*
+ * Whether a later lookup of an unresolved key in dso can land elsewhere
+ * than its entry.  With the DSO compared first, perf's comparison is a
+ * total order within each DSO name when that name's unresolved addresses
+ * lie less than 2^63 apart (their signed differences then never wrap):
+ * its lookups then always find their entry.
+ */
+static bool rp_danger(const struct replay *rp, const struct pk_dso *dso)
+{
+	size_t mask = rp->nr_dso_slots - 1;
+
+	if (!dso)
+		return rp->null_danger;
+	for (size_t j = ((uintptr_t)dso >> 4) & mask; rp->dsos[j].dso; j = (j + 1) & mask)
+		if (rp->dsos[j].dso == dso)
+			return rp->dsos[j].danger;
+	return false;	/* no unresolved address in it */
+}
+
+static int rp_dso_grow(struct replay *rp, size_t nr)
+{
+	size_t n = rp->nr_dso_slots ? rp->nr_dso_slots * 2 : 64;
+	struct rp_dso *v;
+
+	if ((nr + 1) * 2 <= rp->nr_dso_slots)
+		return 0;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < rp->nr_dso_slots; i++) {
+		size_t j = ((uintptr_t)rp->dsos[i].dso >> 4) & (n - 1);
+
+		if (!rp->dsos[i].dso)
+			continue;
+		while (v[j].dso)
+			j = (j + 1) & (n - 1);
+		v[j] = rp->dsos[i];
+	}
+	free(rp->dsos);
+	rp->dsos = v;
+	rp->nr_dso_slots = n;
+	return 0;
+}
+
+static void span(uint64_t *lo, uint64_t *hi, uint64_t a)
+{
+	*lo = a < *lo ? a : *lo;
+	*hi = a > *hi ? a : *hi;
+}
+
+/* An unresolved location's addresses (the sample's key uses one, a
+ * callchain frame's the other) into its DSO's span. */
+static int rp_note(struct replay *rp, const struct pk_location *loc, size_t *nr)
+{
+	size_t j, mask;
+
+	if (loc->sym)
+		return 0;
+	if (!loc->dso) {
+		span(&rp->null_lo, &rp->null_hi, loc->ip);
+		span(&rp->null_lo, &rp->null_hi, loc->addr);
+		return 0;
+	}
+	if (rp_dso_grow(rp, *nr))
+		return -ENOMEM;
+	mask = rp->nr_dso_slots - 1;
+	for (j = ((uintptr_t)loc->dso >> 4) & mask; rp->dsos[j].dso && rp->dsos[j].dso != loc->dso;
+	     j = (j + 1) & mask)
+		;
+	if (!rp->dsos[j].dso) {
+		rp->dsos[j] = (struct rp_dso){.dso = loc->dso, .lo = UINT64_MAX};
+		++*nr;
+	}
+	span(&rp->dsos[j].lo, &rp->dsos[j].hi, loc->ip);
+	span(&rp->dsos[j].lo, &rp->dsos[j].hi, loc->addr);
+	return 0;
+}
+
+static int by_dso_name(const void *a, const void *b)
+{
+	const struct rp_dso *const *x = a, *const *y = b;
+
+	return strcmp(pk_dso_short_name((*x)->dso), pk_dso_short_name((*y)->dso));
+}
+
+#define WRAPS (1ULL << 63)	/* a signed difference this far apart wraps */
+
+/* Which DSO names' unresolved keys perf's lookups can miss (rp_danger). */
+static int rp_dangers(struct pk_hist *h, struct replay *rp)
+{
+	const struct pki_stacks *t = &h->stacks;
+	struct rp_dso **byname;
+	size_t nr = 0, k = 0;
+	int err = 0;
+
+	rp->null_lo = UINT64_MAX;
+	for (size_t i = 0; i < t->nr_locs && !err; i++)
+		err = rp_note(rp, &t->locs[i], &nr);
+	/* node 0 is the trie's root, no frame */
+	for (size_t i = 1; i < t->nr_nodes && !err; i++)
+		err = rp_note(rp, &t->nodes[i].loc, &nr);
+	if (err || rp_dso_grow(rp, nr))
+		return -ENOMEM;
+	rp->null_danger = rp->null_lo <= rp->null_hi && rp->null_hi - rp->null_lo >= WRAPS;
+	byname = malloc((nr ? nr : 1) * sizeof(*byname));
+	if (!byname)
+		return -ENOMEM;
+	for (size_t j = 0; j < rp->nr_dso_slots; j++)
+		if (rp->dsos[j].dso)
+			byname[k++] = &rp->dsos[j];
+	qsort(byname, nr, sizeof(*byname), by_dso_name);
+	for (size_t i = 0, e; i < nr; i = e) {
+		uint64_t lo = UINT64_MAX, hi = 0;
+
+		for (e = i; e < nr && !by_dso_name(&byname[i], &byname[e]); e++)
+			span(&lo, &hi, byname[e]->lo), span(&lo, &hi, byname[e]->hi);
+		for (size_t j = i; j < e; j++)
+			byname[j]->danger = hi - lo >= WRAPS;
+	}
+	free(byname);
+	return 0;
+}
 
 /* A stack's first sample: keys are found (or created) by their value. */
 static int rp_first_key(void *arg, const struct walk *w, const struct pk_hist_entry *key,
@@ -689,31 +831,30 @@ static int rp_first_key(void *arg, const struct walk *w, const struct pk_hist_en
 	struct rp_key k = {.dso = key->dso, .level = key->level};
 	size_t slot = 0;
 	int64_t i = rp_lookup(rw->h, re, key, &slot);
+	bool created = i == -1;
+	int err;
 
-	(void)pos;
-	(void)from;
-	k.search = rp->all || !key->sym;
-	if (i == -1) {
+	if (created) {
 		i = rp_new_prim(re, key, slot);
 		if (i < 0)
 			return (int)i;
-		k.search = false;	/* created: nothing to look up */
-		re->stamp[i] = rp->occ;
-		rp->ordinal++;
 	} else if (i < 0) {
 		return (int)i;
-	} else {
-		k.prim = (uint32_t)i;
-		if (re->stamp[i] == rp->occ)
-			return 0;
-		if (rp_key(rp, re, &k))
-			return -ENOMEM;
+	} else if (re->stamp[i] == rp->occ) {
+		return 0;	/* perf looks a key up once a sample */
 	}
-	if (!rw->keep)
-		return 0;
-	/* later samples look it up when it may land elsewhere */
+	re->stamp[i] = rp->occ;
+	if (grow((void **)&rp->uses, &rp->alloc_uses, rp->nr_uses, sizeof(*rp->uses)))
+		return -ENOMEM;
+	rp->uses[rp->nr_uses++] = (struct rp_use){(uint32_t)i, (uint32_t)from | (pos ? 0 : USE_SELF)};
 	k.prim = (uint32_t)i;
-	k.search = rp->all || !key->sym;
+	k.ordinal = rp->ordinal++;
+	k.search = rp->all || (!key->sym && rp_danger(rp, key->dso));
+	/* a key just created has nothing to look up */
+	if (!created && (err = rp_land(rp, re, &k)))
+		return err;
+	if (!k.search)
+		return 0;	/* no later lookup can land elsewhere */
 	if (grow((void **)&rp->pool, &rp->alloc_pool, rp->nr_pool, sizeof(*rp->pool)))
 		return -ENOMEM;
 	rp->pool[rp->nr_pool++] = k;
@@ -747,15 +888,15 @@ static int rp_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t 
 	rp->occ++;
 	rp->ordinal = 0;
 	if (first) {
-		struct rp_walk rw = {h, rp, rp->all || st->unresolved};
+		struct rp_walk rw = {h, rp};
 
+		rp->use_off[s] = rp->nr_uses;
 		rp->seq_off[s] = (uint32_t)rp->nr_pool;
 		err = walk_stack(h, st, frames, rp_first_key, &rw);
 		rp->seq_len[s] = (uint32_t)(rp->nr_pool - rp->seq_off[s]);
 	} else {
-		for (uint32_t k = 0; k < rp->seq_len[s] && !err; k++) {
-			err = rp_key(rp, re, &rp->pool[rp->seq_off[s] + k]);
-		}
+		for (uint32_t k = 0; k < rp->seq_len[s] && !err; k++)
+			err = rp_land(rp, re, &rp->pool[rp->seq_off[s] + k]);
 	}
 	return err ? err : rp_end_sample(h, rp, s, period);
 }
@@ -770,12 +911,16 @@ static int rp_run(struct pk_hist *h, struct replay *rp)
 	rp->ev = calloc(h->nr_events_alloc ? h->nr_events_alloc : 1, sizeof(*rp->ev));
 	rp->seq_off = calloc(n, sizeof(uint32_t));
 	rp->seq_len = calloc(n, sizeof(uint32_t));
-	if (!frames || !rp->ev || !rp->seq_off || !rp->seq_len || h->stacks.nr >= UINT32_MAX)
+	rp->use_off = calloc(n + 1, sizeof(*rp->use_off));
+	if (!frames || !rp->ev || !rp->seq_off || !rp->seq_len || !rp->use_off ||
+	    h->stacks.nr >= UINT32_MAX)
 		err = -ENOMEM;
 	rp->nr_ev = h->nr_events_alloc;
 	for (uint32_t i = 0; i < rp->nr_ev; i++)
 		pki_itree_init(&rp->ev[i].t);
 	pki_hist_set_keys(h->keys, h->nr_keys);
+	if (!err && !rp->all)
+		err = rp_dangers(h, rp);
 	for (size_t r = 0; r < h->stacks.nr_log && !err; r++) {
 		const struct pki_stack_run *run = &h->stacks.log[r];
 
@@ -786,6 +931,7 @@ static int rp_run(struct pk_hist *h, struct replay *rp)
 			err = rp_sample(h, rp, run->stack, run->period, first, frames);
 		}
 	}
+	rp->use_off[h->stacks.nr] = rp->nr_uses;
 	free(frames);
 	return err;
 }
@@ -913,6 +1059,119 @@ static int rp_apply(struct pk_hist *h, struct replay *rp)
 	return err;
 }
 
+/*
+ * The build from the replay's first walks, which found every key's
+ * primary (its entry, in creation order): entries are made up front from
+ * the keys in perf's tree, then two workers split them by primary parity,
+ * each adding the stacks' periods and call trees to its own, so no key is
+ * hashed or compared again.
+ */
+struct use_part {
+	struct pk_hist *h;
+	const struct replay *rp;
+	unsigned id, nr;
+	struct pk_frame *frames;
+	pthread_t thread;
+	int err;
+};
+
+static bool uses_usable(const struct replay *rp)
+{
+	for (uint32_t i = 0; i < rp->nr_ev; i++)
+		if (rp->ev[i].broken)
+			return false;
+	return true;
+}
+
+static int use_stack(struct use_part *p, size_t s)
+{
+	struct pk_hist *h = p->h;
+	const struct replay *rp = p->rp;
+	const struct pki_stack *st = &h->stacks.v[s];
+	struct hist_event *he = &h->events[st->attr->index];
+	size_t n = SIZE_MAX;	/* frames not fetched yet */
+	int err = 0;
+
+	for (size_t u = rp->use_off[s]; u < rp->use_off[s + 1] && !err; u++) {
+		const struct rp_use *use = &rp->uses[u];
+		struct pk_hist_entry *e;
+
+		if (use->prim % p->nr != p->id)
+			continue;
+		e = &he->v[use->prim];
+		if (use->from & USE_SELF) {
+			e->self += st->period;
+			e->nr_samples += st->count;
+		}
+		e->children += st->period;
+		if (!h->callchain)
+			continue;
+		if (n == SIZE_MAX)
+			n = pki_stacks_frames(&h->stacks, st, p->frames, MAX_FRAMES);
+		err = append_chain(h, &h->trees[p->id], e, p->frames, n, use->from & ~USE_SELF,
+				   st->period);
+	}
+	return err;
+}
+
+static void *use_walk(void *arg)
+{
+	struct use_part *p = arg;
+
+	for (size_t s = 0; s < p->h->stacks.nr && !p->err; s++)
+		p->err = use_stack(p, s);
+	return NULL;
+}
+
+static int use_entries(struct pk_hist *h, const struct replay *rp)
+{
+	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc; i++) {
+		const struct rp_event *re = &rp->ev[i];
+		struct hist_event *he = &h->events[i];
+
+		if (!re->nr_prim)
+			continue;
+		he->v = malloc(re->nr_prim * sizeof(*he->v));
+		if (!he->v)
+			return -ENOMEM;
+		for (size_t k = 0; k < re->nr_prim; k++)
+			he->v[k] = re->t.keys[re->prim_node[k]];
+		he->nr = he->alloc = re->nr_prim;
+	}
+	return 0;
+}
+
+static int build_from_uses(struct pk_hist *h, const struct replay *rp)
+{
+	unsigned nr = h->nr_threads == 1 ? 1 : NR_PARTS, started = 0;
+	struct use_part parts[NR_PARTS] = {0};
+	int err = use_entries(h, rp);
+
+	for (unsigned k = 0; k < nr && !err; k++) {
+		parts[k] = (struct use_part){.h = h, .rp = rp, .id = k, .nr = nr};
+		parts[k].frames = malloc(MAX_FRAMES * sizeof(*parts[k].frames));
+		if (!parts[k].frames)
+			err = -ENOMEM;
+	}
+	for (unsigned k = 1; k < nr && !err; k++) {
+		if (pthread_create(&parts[k].thread, NULL, use_walk, &parts[k]))
+			break;
+		started = k;
+	}
+	if (!err) {
+		use_walk(&parts[0]);
+		for (unsigned k = started + 1; k < nr; k++)
+			use_walk(&parts[k]);
+	}
+	for (unsigned k = 1; k <= started; k++)
+		pthread_join(parts[k].thread, NULL);
+	for (unsigned k = 0; k < nr; k++) {
+		err = err ? err : parts[k].err;
+		free(parts[k].frames);
+	}
+	return err;
+}
+
 static void rp_free(struct replay *rp)
 {
 	for (uint32_t i = 0; rp->ev && i < rp->nr_ev; i++) {
@@ -930,8 +1189,11 @@ static void rp_free(struct replay *rp)
 	free(rp->exc);
 	free(rp->redir);
 	free(rp->pool);
+	free(rp->dsos);
 	free(rp->seq_off);
 	free(rp->seq_len);
+	free(rp->uses);
+	free(rp->use_off);
 }
 
 /* perf's lookups replayed before the stacks build the entries (which
@@ -949,7 +1211,7 @@ static int add_stacks(struct pk_hist *h)
 	rp.all = h->stacks.log_mode == 2;
 	err = rp_run(h, &rp);
 	if (!err)
-		err = build_entries(h);
+		err = uses_usable(&rp) ? build_from_uses(h, &rp) : build_entries(h);
 	if (!err)
 		err = rp_apply(h, &rp);
 	rp_free(&rp);
