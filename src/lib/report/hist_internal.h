@@ -172,7 +172,13 @@ struct pki_stacks {
 	bool log_frames;
 	struct pki_stack_run *log;
 	size_t nr_log, alloc_log;
+	size_t nr_walk_keys;	/* over all stacks, frames + 1: the most keys
+				 * walking them can give */
 };
+
+/* Room for element nr of *v (*alloc of elem bytes), doubling; 0, -ENOMEM,
+ * or -EOVERFLOW past 2^32 - 2 elements (indices are 32-bit). */
+int pki_grow_array(void **v, size_t *alloc, size_t nr, size_t elem);
 
 /* Add a sample (k: attr, comm, thread, cpu, first_*, period, count) at loc
  * with its callchain (callee first) to the stack it equals, or as a new

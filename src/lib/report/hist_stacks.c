@@ -72,7 +72,7 @@ static int idtab_grow(struct pki_idtab *t, size_t nr, uint64_t (*hash)(const voi
 	return 0;
 }
 
-static int grow_array(void **v, size_t *alloc, size_t nr, size_t elem)
+int pki_grow_array(void **v, size_t *alloc, size_t nr, size_t elem)
 {
 	size_t n;
 	void *p;
@@ -122,7 +122,7 @@ static int64_t loc_id(struct pki_stacks *t, const struct pk_location *l)
 	     j = (j + 1) & (t->loc_tab.nr_slots - 1))
 		if (slot_tag_is(slot, h) && loc_same(&t->locs[slot_id(slot)], l))
 			return slot_id(slot);
-	if (grow_array((void **)&t->locs, &t->alloc_locs, t->nr_locs, sizeof(*t->locs)))
+	if (pki_grow_array((void **)&t->locs, &t->alloc_locs, t->nr_locs, sizeof(*t->locs)))
 		return -ENOMEM;
 	t->locs[t->nr_locs] = *l;
 	t->loc_tab.slots[j] = slot_make(h, (uint32_t)t->nr_locs++);
@@ -160,7 +160,7 @@ static int64_t node_id(struct pki_stacks *t, uint32_t parent, const struct pk_lo
 		if (slot_tag_is(slot, h) && n->parent == parent && loc_same(&n->loc, l))
 			return slot_id(slot);
 	}
-	if (grow_array((void **)&t->nodes, &t->alloc_nodes, t->nr_nodes, sizeof(*t->nodes)))
+	if (pki_grow_array((void **)&t->nodes, &t->alloc_nodes, t->nr_nodes, sizeof(*t->nodes)))
 		return -ENOMEM;
 	t->nodes[t->nr_nodes] = (struct pki_stack_node){.loc = *l, .parent = parent};
 	t->node_tab.slots[j] = slot_make(h, (uint32_t)t->nr_nodes++);
@@ -171,7 +171,7 @@ static int init_root(struct pki_stacks *t)
 {
 	if (t->nr_nodes)
 		return 0;
-	if (grow_array((void **)&t->nodes, &t->alloc_nodes, 0, sizeof(*t->nodes)))
+	if (pki_grow_array((void **)&t->nodes, &t->alloc_nodes, 0, sizeof(*t->nodes)))
 		return -ENOMEM;
 	/* the root has no parent, so no lookup ever matches it */
 	t->nodes[0] = (struct pki_stack_node){.parent = UINT32_MAX};
@@ -248,7 +248,7 @@ static int log_sample(struct pki_stacks *t, uint32_t id, uint64_t period)
 		r->nr++;
 		return 0;
 	}
-	if (grow_array((void **)&t->log, &t->alloc_log, t->nr_log, sizeof(*t->log)))
+	if (pki_grow_array((void **)&t->log, &t->alloc_log, t->nr_log, sizeof(*t->log)))
 		return -ENOMEM;
 	t->log[t->nr_log++] = (struct pki_stack_run){.stack = id, .nr = 1, .period = period};
 	return 0;
@@ -296,12 +296,13 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 			return 0;
 		}
 	}
-	if (grow_array((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
+	if (pki_grow_array((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
 		return -ENOMEM;
 	/* first_thread and first_cpu are not part of the key: they stay those
 	 * of the first sample, as the entries' do */
 	t->v[t->nr] = *k;
 	t->v[t->nr].unresolved = t->log_mode && has_unresolved(t, loc, frames, nr_frames);
+	t->nr_walk_keys += nr_frames + 1;
 	t->stack_tab.slots[j] = slot_make(k->hash, (uint32_t)t->nr++);
 	return t->log_mode ? log_sample(t, (uint32_t)t->nr - 1, k->period) : 0;
 }

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The histogram under construction, shared by hist.c (samples, entries,
+ * sorting) and hist_replay.c (perf's input-tree lookups replayed).
+ */
+#ifndef PK_HIST_BUILD_H
+#define PK_HIST_BUILD_H
+
+#include "hist_internal.h"
+
+/* room for inlined frames of DWARF callchains too */
+#define PKI_HIST_FRAMES PKI_BATCH_MAX_CHAIN
+#define PKI_HIST_PARTS 2	/* workers building entries from the stacks */
+
+struct hist_event {
+	struct pk_hist_event pub;
+	struct pk_hist_entry *v;
+	uint64_t *last_sample;	/* per entry: sample that last added children */
+	uint64_t *created;	/* per entry: when, in the single-thread order */
+	size_t nr, alloc;
+	uint32_t *slots;	/* entry index + 1, open addressing */
+	size_t nr_slots;
+	uint32_t *order;		/* its entries in that tree's order */
+	uint32_t *node_order;		/* and in the order they entered it */
+	uint64_t nr_order;
+	struct pk_hist_member *members;	/* pub.members */
+	struct pk_hist_value *values;	/* the entries' members, in groups */
+};
+
+struct pk_hist {
+	struct hist_event *events;	/* by attr index */
+	uint32_t nr_events_alloc;
+	struct pk_hist_event **shown;	/* events with samples */
+	uint32_t nr_shown;
+	enum pk_hist_key keys[PK_HIST_KEY_MAX];
+	uint32_t nr_keys;
+	unsigned key_mask;
+	bool children;
+	int callchain;			/* PK_CALLCHAIN_* */
+	struct pki_hist_filter filter;
+	struct pki_strtab comms;	/* interned comm strings */
+	uint64_t lost;
+	struct pki_stacks stacks;	/* samples folded by stack */
+	struct pki_arena trees[PKI_HIST_PARTS]; /* the entries' call trees */
+	uint32_t nr_threads;
+	struct pki_pipe pipe;		/* samples on their way to stacks */
+	bool stack_thread;		/* the thread is part of a stack's identity */
+	size_t max_stack;		/* frames of a callchain used */
+	bool hide_unresolved;
+	struct pki_groups groups;	/* the group view's groups */
+};
+
+/* A stack's locations in perf's order: the sample's, then (children)
+ * its callchain's in the tree's order; fn gets each key that passes the
+ * filters, with its frame (n for the sample's own). */
+struct pki_walk {
+	const struct pki_stack *st;
+	struct pk_frame *frames;
+	size_t n;
+};
+
+typedef int pki_walk_fn(void *arg, const struct pki_walk *w, const struct pk_hist_entry *key,
+			uint32_t pos, size_t from);
+
+
+uint64_t pki_hist_entry_hash(const struct pk_hist *h, const struct pk_hist_entry *e);
+bool pki_hist_entry_same(const struct pk_hist *h, const struct pk_hist_entry *a,
+			 const struct pk_hist_entry *b);
+int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame *frames,
+		  pki_walk_fn *fn, void *arg);
+/* A stack's chain (its n frames, callee first) from frame `from` (n: the
+ * whole chain) into the call tree *root, in arena a, as the view orders
+ * it; period is added modulo 2^64 (a negative one takes a chain out). */
+int pki_hist_append_chain(const struct pk_hist *h, struct pki_arena *a,
+			  struct pk_callchain_node **root, const struct pk_frame *frames, size_t n,
+			  size_t from, uint64_t period);
+/* Entries from the stacks, without replaying perf's lookups. */
+int pki_hist_build_entries(struct pk_hist *h);
+/* Entries from the stacks, with perf's input-tree lookups replayed
+ * (hist_replay.c); sets the events' order and node_order. */
+int pki_hist_replay(struct pk_hist *h);
+
+#endif
