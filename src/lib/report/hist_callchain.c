@@ -99,8 +99,15 @@ static bool same_frame(const struct pk_callchain_node *n, const struct pk_locati
 struct cc_node {
 	struct pk_callchain_node pub;
 	uint64_t *keys;	       /* per child: symbol start, or address */
+	struct cc_node *last;  /* the child found last: mostly the next one */
+	uint32_t *index;       /* once many children: child + 1 by key hash */
+	uint32_t index_mask;
 	bool inlined_children; /* some child is an inlined frame */
 };
+
+/* Children scanned in a row up to this many; beyond, found by hash (an
+ * entry's root can have thousands: every garbage frame is one). */
+#define INDEX_FROM 16
 
 static uint64_t frame_key(const struct pk_symbol *sym, uint64_t ip)
 {
@@ -155,6 +162,43 @@ void pki_arena_free(struct pki_arena *a)
 	a->left = 0;
 }
 
+static uint32_t key_slot(uint64_t key, uint32_t mask)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+static void index_put(struct cc_node *p, uint32_t i)
+{
+	uint32_t j = key_slot(p->keys[i], p->index_mask);
+
+	while (p->index[j])
+		j = (j + 1) & p->index_mask;
+	p->index[j] = i + 1;
+}
+
+/* The hash index of p's children, kept at most a quarter full; rebuilt
+ * twice as large when it fills (old ones stay in the arena). */
+static int index_add(struct pki_arena *a, struct cc_node *p)
+{
+	uint32_t n = p->pub.nr_children, cap = 64;
+
+	if (n < INDEX_FROM)
+		return 0;
+	if (p->index && n * 4 <= p->index_mask + 1) {
+		index_put(p, n - 1);
+		return 0;
+	}
+	while (cap < n * 8)
+		cap *= 2;
+	p->index = arena_alloc(a, cap * sizeof(*p->index));
+	if (!p->index)
+		return -ENOMEM;
+	p->index_mask = cap - 1;
+	for (uint32_t i = 0; i < n; i++)
+		index_put(p, i);
+	return 0;
+}
+
 /* Children arrays grow by doubling: capacity is the next power of two.
  * The old arrays stay in the arena (at most as much again). */
 static int add_child(struct pki_arena *a, struct cc_node *parent, struct cc_node *child,
@@ -179,7 +223,7 @@ static int add_child(struct pki_arena *a, struct cc_node *parent, struct cc_node
 	parent->pub.children[n] = &child->pub;
 	parent->keys[n] = key;
 	parent->pub.nr_children = n + 1;
-	return 0;
+	return index_add(a, parent);
 }
 
 /* The child that is loc's frame: by key first, the common case; a frame
@@ -190,9 +234,22 @@ static struct cc_node *find_child(struct cc_node *parent, const struct pk_locati
 {
 	bool inl = loc->sym && loc->sym->inlined;
 
-	for (uint32_t i = 0; i < parent->pub.nr_children; i++)
-		if (parent->keys[i] == key && same_frame(parent->pub.children[i], loc))
-			return (struct cc_node *)parent->pub.children[i];
+	/* without inlined frames (told apart by name) a frame equals one
+	 * child at most, so the last one found can be tried first: its node
+	 * is read next anyway, the children's arrays need not be */
+	if (parent->last && !inl && !parent->inlined_children && same_frame(&parent->last->pub, loc))
+		return parent->last;
+	if (parent->index) {
+		uint32_t j = key_slot(key, parent->index_mask), v;
+
+		for (; (v = parent->index[j]); j = (j + 1) & parent->index_mask)
+			if (parent->keys[v - 1] == key && same_frame(parent->pub.children[v - 1], loc))
+				return (struct cc_node *)parent->pub.children[v - 1];
+	} else {
+		for (uint32_t i = 0; i < parent->pub.nr_children; i++)
+			if (parent->keys[i] == key && same_frame(parent->pub.children[i], loc))
+				return (struct cc_node *)parent->pub.children[i];
+	}
 	if (!loc->sym || (!inl && !parent->inlined_children))
 		return NULL;
 	for (uint32_t i = 0; i < parent->pub.nr_children; i++) {
@@ -211,7 +268,7 @@ static struct cc_node *child_of(struct pki_arena *a, struct cc_node *parent,
 	struct cc_node *c = find_child(parent, loc, key);
 
 	if (c)
-		return c;
+		return parent->last = c;
 	c = arena_alloc(a, sizeof(*c));
 	if (!c)
 		return NULL;
@@ -223,7 +280,7 @@ static struct cc_node *child_of(struct pki_arena *a, struct cc_node *parent,
 		return NULL;
 	if (loc->sym && loc->sym->inlined)
 		parent->inlined_children = true;
-	return c;
+	return parent->last = c;
 }
 
 int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
