@@ -20,14 +20,30 @@ struct rp_key {
 	const struct pk_dso *dso;	/* the sample's, perf moves its entry there */
 	uint32_t prim;			/* primary index */
 	uint32_t ordinal;		/* its place among the sample's keys */
-	bool search;
+	uint32_t group;			/* rp_group + 1 of an unresolved key */
+	bool search;			/* always looked up (--sort sym alone) */
 	char level;
 };
 
-/* Unresolved addresses of the DSOs of one name (perf compares DSOs by
- * name), to tell whether perf's comparison of them is a total order. */
+/* A DSO with unresolved addresses, and the number of its name (perf
+ * compares DSOs by name): 1, 2, ... in name order. */
 struct rp_dso {
 	const struct pk_dso *dso;	/* NULL: a free slot */
+	uint32_t name;
+};
+
+/*
+ * The unresolved keys perf's comparison puts side by side: those of one
+ * DSO name and, when the comm is compared first, one comm.  Their order is
+ * total, so lookups find their entries, while their addresses lie less
+ * than 2^63 apart (signed differences do not wrap); from the key that
+ * spreads them further on, the group is in danger and its keys' lookups
+ * are replayed one by one.  Keys before that found their entries: the
+ * tree held no such pair yet.
+ */
+struct rp_group {
+	const char *comm;
+	uint32_t name;			/* rp_dso.name, 0 for no DSO */
 	uint64_t lo, hi;
 	bool danger;
 };
@@ -87,8 +103,11 @@ struct replay {
 	size_t nr_redir, alloc_redir;
 	struct rp_dso *dsos;		/* open addressing by pointer */
 	size_t nr_dso_slots;
-	uint64_t null_lo, null_hi;	/* the keys in no DSO */
-	bool null_danger;
+	struct rp_group *groups;
+	size_t nr_groups, alloc_groups;
+	uint32_t *group_slots;		/* group + 1, open addressing */
+	size_t nr_group_slots;
+	bool comm_first;		/* the comm is compared before the symbol */
 	struct rp_key *pool;		/* keys of stacks searched again */
 	size_t nr_pool, alloc_pool;
 	uint32_t *seq_off, *seq_len;	/* per stack: its keys in pool */
@@ -241,7 +260,8 @@ static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
  * lands elsewhere than its primary. */
 static int rp_land(struct replay *rp, struct rp_event *re, const struct rp_key *k)
 {
-	int64_t node = k->search ? rp_search(re, k) : re->prim_node[k->prim];
+	bool search = k->search || (k->group && rp->groups[k->group - 1].danger);
+	int64_t node = search ? rp_search(re, k) : re->prim_node[k->prim];
 
 	if (node < 0)
 		return (int)node;
@@ -257,25 +277,6 @@ struct rp_walk {
 	struct pk_hist *h;
 	struct replay *rp;
 };
-
-/*
- * Whether a later lookup of an unresolved key in dso can land elsewhere
- * than its entry.  With the DSO compared first, perf's comparison is a
- * total order within each DSO name when that name's unresolved addresses
- * lie less than 2^63 apart (their signed differences then never wrap):
- * its lookups then always find their entry.
- */
-static bool rp_danger(const struct replay *rp, const struct pk_dso *dso)
-{
-	size_t mask = rp->nr_dso_slots - 1;
-
-	if (!dso)
-		return rp->null_danger;
-	for (size_t j = ((uintptr_t)dso >> 4) & mask; rp->dsos[j].dso; j = (j + 1) & mask)
-		if (rp->dsos[j].dso == dso)
-			return rp->dsos[j].danger;
-	return false;	/* no unresolved address in it */
-}
 
 static int rp_dso_grow(struct replay *rp, size_t nr)
 {
@@ -297,42 +298,36 @@ static int rp_dso_grow(struct replay *rp, size_t nr)
 		v[j] = rp->dsos[i];
 	}
 	free(rp->dsos);
+	free(rp->groups);
+	free(rp->group_slots);
 	rp->dsos = v;
 	rp->nr_dso_slots = n;
 	return 0;
 }
 
-static void span(uint64_t *lo, uint64_t *hi, uint64_t a)
+static size_t dso_slot(const struct replay *rp, const struct pk_dso *dso)
 {
-	*lo = a < *lo ? a : *lo;
-	*hi = a > *hi ? a : *hi;
+	size_t mask = rp->nr_dso_slots - 1, j = ((uintptr_t)dso >> 4) & mask;
+
+	while (rp->dsos[j].dso && rp->dsos[j].dso != dso)
+		j = (j + 1) & mask;
+	return j;
 }
 
-/* An unresolved location's addresses (the sample's key uses one, a
- * callchain frame's the other) into its DSO's span. */
+/* An unresolved location's DSO into the table. */
 static int rp_note(struct replay *rp, const struct pk_location *loc, size_t *nr)
 {
-	size_t j, mask;
+	size_t j;
 
-	if (loc->sym)
+	if (loc->sym || !loc->dso)
 		return 0;
-	if (!loc->dso) {
-		span(&rp->null_lo, &rp->null_hi, loc->ip);
-		span(&rp->null_lo, &rp->null_hi, loc->addr);
-		return 0;
-	}
 	if (rp_dso_grow(rp, *nr))
 		return -ENOMEM;
-	mask = rp->nr_dso_slots - 1;
-	for (j = ((uintptr_t)loc->dso >> 4) & mask; rp->dsos[j].dso && rp->dsos[j].dso != loc->dso;
-	     j = (j + 1) & mask)
-		;
+	j = dso_slot(rp, loc->dso);
 	if (!rp->dsos[j].dso) {
-		rp->dsos[j] = (struct rp_dso){.dso = loc->dso, .lo = UINT64_MAX};
+		rp->dsos[j].dso = loc->dso;
 		++*nr;
 	}
-	span(&rp->dsos[j].lo, &rp->dsos[j].hi, loc->ip);
-	span(&rp->dsos[j].lo, &rp->dsos[j].hi, loc->addr);
 	return 0;
 }
 
@@ -343,42 +338,93 @@ static int by_dso_name(const void *a, const void *b)
 	return strcmp(pk_dso_short_name((*x)->dso), pk_dso_short_name((*y)->dso));
 }
 
-#define WRAPS (1ULL << 63)	/* a signed difference this far apart wraps */
-
-/* Which DSO names' unresolved keys perf's lookups can miss (rp_danger). */
-static int rp_dangers(struct pk_hist *h, struct replay *rp)
+/* Every DSO with unresolved locations, numbered by name. */
+static int rp_dso_names(struct pk_hist *h, struct replay *rp)
 {
 	const struct pki_stacks *t = &h->stacks;
 	struct rp_dso **byname;
 	size_t nr = 0, k = 0;
-	int err = 0;
+	uint32_t name = 0;
+	int err = rp_dso_grow(rp, 0);
 
-	rp->null_lo = UINT64_MAX;
 	for (size_t i = 0; i < t->nr_locs && !err; i++)
 		err = rp_note(rp, &t->locs[i], &nr);
 	/* node 0 is the trie's root, no frame */
 	for (size_t i = 1; i < t->nr_nodes && !err; i++)
 		err = rp_note(rp, &t->nodes[i].loc, &nr);
-	if (err || rp_dso_grow(rp, nr))
-		return -ENOMEM;
-	rp->null_danger = rp->null_lo <= rp->null_hi && rp->null_hi - rp->null_lo >= WRAPS;
-	byname = malloc((nr ? nr : 1) * sizeof(*byname));
+	byname = err ? NULL : malloc((nr ? nr : 1) * sizeof(*byname));
 	if (!byname)
 		return -ENOMEM;
 	for (size_t j = 0; j < rp->nr_dso_slots; j++)
 		if (rp->dsos[j].dso)
 			byname[k++] = &rp->dsos[j];
 	qsort(byname, nr, sizeof(*byname), by_dso_name);
-	for (size_t i = 0, e; i < nr; i = e) {
-		uint64_t lo = UINT64_MAX, hi = 0;
-
-		for (e = i; e < nr && !by_dso_name(&byname[i], &byname[e]); e++)
-			span(&lo, &hi, byname[e]->lo), span(&lo, &hi, byname[e]->hi);
-		for (size_t j = i; j < e; j++)
-			byname[j]->danger = hi - lo >= WRAPS;
-	}
+	for (size_t i = 0; i < nr; i++)
+		byname[i]->name = i && !by_dso_name(&byname[i - 1], &byname[i]) ? name : ++name;
 	free(byname);
 	return 0;
+}
+
+#define WRAPS (1ULL << 63)	/* a signed difference this far apart wraps */
+
+static uint64_t group_hash(const char *comm, uint32_t name)
+{
+	uint64_t x = ((uintptr_t)comm ^ ((uint64_t)name << 40)) * 0x9e3779b97f4a7c15ULL;
+
+	return x ^ (x >> 29);
+}
+
+static int group_slots_grow(struct replay *rp)
+{
+	size_t n = rp->nr_group_slots ? rp->nr_group_slots * 2 : 256;
+	uint32_t *v;
+
+	if ((rp->nr_groups + 1) * 2 <= rp->nr_group_slots)
+		return 0;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t g = 0; g < rp->nr_groups; g++) {
+		size_t j = group_hash(rp->groups[g].comm, rp->groups[g].name) & (n - 1);
+
+		while (v[j])
+			j = (j + 1) & (n - 1);
+		v[j] = (uint32_t)g + 1;
+	}
+	free(rp->group_slots);
+	rp->group_slots = v;
+	rp->nr_group_slots = n;
+	return 0;
+}
+
+/* The group of an unresolved key, its address added: group + 1, or a
+ * negative errno. */
+static int64_t rp_group(struct replay *rp, const struct pk_hist_entry *key)
+{
+	const char *comm = rp->comm_first ? key->comm : NULL;
+	uint32_t name = key->dso ? rp->dsos[dso_slot(rp, key->dso)].name : 0;
+	struct rp_group *g;
+	size_t j, mask;
+
+	if (group_slots_grow(rp))
+		return -ENOMEM;
+	mask = rp->nr_group_slots - 1;
+	for (j = group_hash(comm, name) & mask; rp->group_slots[j]; j = (j + 1) & mask) {
+		g = &rp->groups[rp->group_slots[j] - 1];
+		if (g->comm == comm && g->name == name)
+			goto found;
+	}
+	if (pki_grow_array((void **)&rp->groups, &rp->alloc_groups, rp->nr_groups,
+			   sizeof(*rp->groups)))
+		return -ENOMEM;
+	rp->group_slots[j] = (uint32_t)++rp->nr_groups;
+	g = &rp->groups[rp->nr_groups - 1];
+	*g = (struct rp_group){.comm = comm, .name = name, .lo = key->addr, .hi = key->addr};
+found:
+	g->lo = key->addr < g->lo ? key->addr : g->lo;
+	g->hi = key->addr > g->hi ? key->addr : g->hi;
+	g->danger = g->danger || g->hi - g->lo >= WRAPS;
+	return g - rp->groups + 1;
 }
 
 /* A stack's first sample: keys are found (or created) by their value. */
@@ -409,11 +455,18 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	rp->uses[rp->nr_uses++] = (struct rp_use){(uint32_t)i, (uint32_t)from | (pos ? 0 : USE_SELF)};
 	k.prim = (uint32_t)i;
 	k.ordinal = rp->ordinal++;
-	k.search = rp->all || (!key->sym && rp_danger(rp, key->dso));
+	k.search = rp->all;
+	if (!rp->all && !key->sym) {
+		int64_t g = rp_group(rp, key);
+
+		if (g < 0)
+			return (int)g;
+		k.group = (uint32_t)g;
+	}
 	/* a key just created has nothing to look up */
 	if (!created && (err = rp_land(rp, re, &k)))
 		return err;
-	if (!k.search)
+	if (!k.search && !k.group)
 		return 0;	/* no later lookup can land elsewhere */
 	if (pki_grow_array((void **)&rp->pool, &rp->alloc_pool, rp->nr_pool, sizeof(*rp->pool)))
 		return -ENOMEM;
@@ -494,7 +547,12 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 	rp->nr_ev = h->nr_events_alloc;
 	for (uint32_t i = 0; i < rp->nr_ev; i++)
 		pki_itree_init(&rp->ev[i].t);
-	return rp->all ? 0 : rp_dangers(h, rp);
+	for (uint32_t i = 0; i < h->nr_keys; i++) {
+		if (h->keys[i] == PK_HIST_KEY_SYM)
+			break;
+		rp->comm_first = rp->comm_first || h->keys[i] == PK_HIST_KEY_COMM;
+	}
+	return rp->all ? 0 : rp_dso_names(h, rp);
 }
 
 /* The samples in their order, each stack's first walked whole. */
@@ -940,6 +998,8 @@ static void rp_free(struct replay *rp)
 	free(rp->redir);
 	free(rp->pool);
 	free(rp->dsos);
+	free(rp->groups);
+	free(rp->group_slots);
 	free(rp->seq_off);
 	free(rp->seq_len);
 	free(rp->uses);
