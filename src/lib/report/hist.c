@@ -267,16 +267,17 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 }
 
 int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame *frames,
-		      pki_walk_fn *fn, void *arg)
+		  uint32_t *nodes, pki_walk_fn *fn, void *arg)
 {
 	struct pk_session_sample ev = {.attr = st->attr, .thread = st->first_thread,
 				       .loc = *pki_stacks_loc(&h->stacks, st)};
-	struct pki_walk w = {.st = st, .frames = frames};
+	struct pki_walk w = {.st = st, .frames = frames, .nodes = nodes};
 	struct pk_hist_entry key;
 	char level;
 	int err = 0;
 
-	w.n = pki_stacks_frames(&h->stacks, st, frames, PKI_HIST_FRAMES);
+	w.n = nodes ? pki_stacks_path(&h->stacks, st, frames, nodes, PKI_HIST_FRAMES)
+		    : pki_stacks_frames(&h->stacks, st, frames, PKI_HIST_FRAMES);
 	ev.sample.cpu = st->first_cpu;
 	if (!pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(ev.thread),
 				    pk_thread_tid(ev.thread)))
@@ -329,7 +330,7 @@ static int part_key(void *arg, const struct pki_walk *w, const struct pk_hist_en
  * period. */
 static int add_stack(struct hist_part *p, const struct pki_stack *st)
 {
-	return pki_hist_walk(p->h, st, p->frames, part_key, p);
+	return pki_hist_walk(p->h, st, p->frames, NULL, part_key, p);
 }
 
 static void *part_walk(void *arg)

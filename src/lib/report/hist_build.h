@@ -56,6 +56,7 @@ struct pk_hist {
 struct pki_walk {
 	const struct pki_stack *st;
 	struct pk_frame *frames;
+	const uint32_t *nodes;		/* each frame's trie node, or NULL */
 	size_t n;
 };
 
@@ -66,8 +67,9 @@ typedef int pki_walk_fn(void *arg, const struct pki_walk *w, const struct pk_his
 uint64_t pki_hist_entry_hash(const struct pk_hist *h, const struct pk_hist_entry *e);
 bool pki_hist_entry_same(const struct pk_hist *h, const struct pk_hist_entry *a,
 			 const struct pk_hist_entry *b);
+/* nodes (NULL, or room for PKI_HIST_FRAMES) gets the frames' trie nodes */
 int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame *frames,
-		  pki_walk_fn *fn, void *arg);
+		  uint32_t *nodes, pki_walk_fn *fn, void *arg);
 /* A stack's chain (its n frames, callee first) from frame `from` (n: the
  * whole chain) into the call tree *root, in arena a, as the view orders
  * it; period is added modulo 2^64 (a negative one takes a chain out). */

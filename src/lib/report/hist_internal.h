@@ -133,6 +133,12 @@ struct pki_stack_run {
 struct pki_stack_node {
 	struct pk_location loc;
 	uint32_t parent;		/* towards the outermost caller */
+	/* the replay's last key here (hist_replay.c): its entry for this
+	 * comm and event, which the next stack through this node with them
+	 * finds without a lookup; the node fills its cache line */
+	uint32_t memo_entry;
+	const char *memo_comm;
+	uint32_t memo_event;		/* attr index + 1, 0: none */
 };
 
 struct pki_idtab {
@@ -189,6 +195,9 @@ const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struc
 /* The stack's callchain, callee first, into out (at most max frames). */
 size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
 			 struct pk_frame *out, size_t max);
+/* The same, with each frame's trie node into nodes. */
+size_t pki_stacks_path(const struct pki_stacks *t, const struct pki_stack *s,
+		       struct pk_frame *out, uint32_t *nodes, size_t max);
 void pki_stacks_free(struct pki_stacks *t);
 
 /* The sample pipeline (hist_pipe.c): samples resolved in the reading

@@ -108,6 +108,8 @@ struct replay {
 	uint32_t *group_slots;		/* group + 1, open addressing */
 	size_t nr_group_slots;
 	bool comm_first;		/* the comm is compared before the symbol */
+	bool memo;			/* frame keys found through trie nodes */
+	uint32_t *nodes;		/* the trie nodes of the stack walked */
 	struct rp_key *pool;		/* keys of stacks searched again */
 	size_t nr_pool, alloc_pool;
 	uint32_t *seq_off, *seq_len;	/* per stack: its keys in pool */
@@ -298,8 +300,6 @@ static int rp_dso_grow(struct replay *rp, size_t nr)
 		v[j] = rp->dsos[i];
 	}
 	free(rp->dsos);
-	free(rp->groups);
-	free(rp->group_slots);
 	rp->dsos = v;
 	rp->nr_dso_slots = n;
 	return 0;
@@ -427,6 +427,19 @@ found:
 	return g - rp->groups + 1;
 }
 
+/*
+ * The trie node of a frame's key, whose memo can stand for the key's
+ * lookup: a frame key's identity is its location's (a node's own), the
+ * comm and the event, unless the thread or CPU is a key too.
+ */
+static struct pki_stack_node *rp_memo(struct pk_hist *h, const struct replay *rp,
+				      const struct pki_walk *w, size_t from)
+{
+	if (!rp->memo || from >= w->n)
+		return NULL;	/* the sample's own location is no node */
+	return &h->stacks.nodes[w->nodes[from]];
+}
+
 /* A stack's first sample: keys are found (or created) by their value. */
 static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_hist_entry *key,
 			uint32_t pos, size_t from)
@@ -435,8 +448,12 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	struct replay *rp = rw->rp;
 	struct rp_event *re = &rp->ev[w->st->attr->index];
 	struct rp_key k = {.dso = key->dso, .level = key->level};
+	struct pki_stack_node *memo = rp_memo(rw->h, rp, w, from);
 	size_t slot = 0;
-	int64_t i = rp_lookup(rw->h, re, key, &slot);
+	int64_t i = memo && memo->memo_comm == w->st->comm &&
+				memo->memo_event == w->st->attr->index + 1
+			    ? memo->memo_entry
+			    : rp_lookup(rw->h, re, key, &slot);
 	bool created = i == -1;
 	int err;
 
@@ -448,6 +465,11 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 		return (int)i;
 	} else if (re->stamp[i] == rp->occ) {
 		return 0;	/* perf looks a key up once a sample */
+	}
+	if (memo) {
+		memo->memo_entry = (uint32_t)i;
+		memo->memo_comm = w->st->comm;
+		memo->memo_event = w->st->attr->index + 1;
 	}
 	re->stamp[i] = rp->occ;
 	if (rp->nr_uses == rp->alloc_uses)
@@ -517,7 +539,7 @@ static int rp_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t 
 		struct rp_walk rw = {h, rp};
 
 		rp->seq_off[s] = (uint32_t)rp->nr_pool;
-		err = pki_hist_walk(h, st, frames, rp_first_key, &rw);
+		err = pki_hist_walk(h, st, frames, rp->nodes, rp_first_key, &rw);
 		rp->seq_len[s] = (uint32_t)(rp->nr_pool - rp->seq_off[s]);
 		rp->use_off[s + 1] = rp->nr_uses;
 		if (!err)
@@ -547,6 +569,10 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 	rp->nr_ev = h->nr_events_alloc;
 	for (uint32_t i = 0; i < rp->nr_ev; i++)
 		pki_itree_init(&rp->ev[i].t);
+	rp->nodes = malloc(PKI_HIST_FRAMES * sizeof(*rp->nodes));
+	if (!rp->nodes)
+		return -ENOMEM;
+	rp->memo = !h->stack_thread && !(h->key_mask & (1u << PK_HIST_KEY_CPU));
 	for (uint32_t i = 0; i < h->nr_keys; i++) {
 		if (h->keys[i] == PK_HIST_KEY_SYM)
 			break;
@@ -693,7 +719,8 @@ static int rp_apply(struct pk_hist *h, struct replay *rp)
 
 		rp->occ++;
 		rp->ordinal = 0;
-		err = pki_hist_walk(h, &h->stacks.v[rp->exc[x].stack], frames, rp_apply_key, &ap);
+		err = pki_hist_walk(h, &h->stacks.v[rp->exc[x].stack], frames, NULL, rp_apply_key,
+				    &ap);
 	}
 	free(frames);
 	return err;
@@ -998,6 +1025,7 @@ static void rp_free(struct replay *rp)
 	free(rp->redir);
 	free(rp->pool);
 	free(rp->dsos);
+	free(rp->nodes);
 	free(rp->groups);
 	free(rp->group_slots);
 	free(rp->seq_off);

@@ -323,6 +323,18 @@ size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
 	return n;
 }
 
+size_t pki_stacks_path(const struct pki_stacks *t, const struct pki_stack *s,
+		       struct pk_frame *out, uint32_t *nodes, size_t max)
+{
+	size_t n = 0;
+
+	for (uint32_t id = s->leaf; id != 0 && n < max; id = t->nodes[id].parent) {
+		nodes[n] = id;
+		out[n++].loc = t->nodes[id].loc;
+	}
+	return n;
+}
+
 void pki_stacks_free(struct pki_stacks *t)
 {
 	free(t->paths);
