@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define OBUF_SIZE  (4u << 20)
+#define OBUF_SIZE  (256u << 10)
 #define OBUF_SLACK 4096 /* a reserve() never asks for more than this */
 
 /* Only base and len are for the inline functions below; the rest is
