@@ -59,6 +59,7 @@ struct script_event_fmt {
 
 struct obuf;
 struct pk_sample_filter;
+struct script_lines;
 
 struct script_ctx {
 	FILE *out;
@@ -69,6 +70,7 @@ struct script_ctx {
 	uint32_t nr_attrs;
 	struct script_event_fmt *fmt; /* per attr index */
 	struct pk_frame *frames;
+	struct script_lines *lines;	/* callchain lines, formatted */
 	char *trace_buf;		/* tracepoint fields, formatted */
 	size_t trace_len;
 	int data_src_width;		/* widest data_src column so far */
@@ -128,6 +130,13 @@ void script_pipe_stop(struct script_pipe *p);
 void script_print_brstack(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f);
 void script_print_start(struct script_ctx *c, const struct script_start *st, unsigned f,
 			bool chain);
+/* " sym+off (dso)" as the fields ask, or " (inlined)" (script_print.c). */
+void script_print_sym(struct obuf *o, const struct pk_location *loc, unsigned f);
+/* Callchain lines, formatted once (script_lines.c). */
+struct script_lines *script_lines_new(void);
+void script_lines_free(struct script_lines *l);
+/* One callchain line, "\t<addr> sym+off (dso)\n", as the fields ask. */
+void script_print_frame(struct script_ctx *c, const struct pk_location *l, unsigned f);
 /* The iregs or uregs field (script_regs.c). */
 void script_print_regs(struct script_ctx *c, const struct pk_regs *regs, bool swapped);
 /* A non-sample record, when one of the --show-*-events asks for it. */

@@ -9,7 +9,7 @@
 #include "obuf.h"
 #include "script.h"
 
-static void print_sym(struct obuf *o, const struct pk_location *loc, unsigned f)
+void script_print_sym(struct obuf *o, const struct pk_location *loc, unsigned f)
 {
 	if (f & SF_SYM) {
 		obuf_putc(o, ' ');
@@ -125,7 +125,7 @@ static void print_addr(struct script_ctx *c, const struct pk_session_sample *ev,
 	pk_session_resolve(c->session, ev->thread, mode, ev->sample.addr, &loc);
 	if (!loc.dso && addr_mode != mode)
 		pk_session_resolve(c->session, ev->thread, addr_mode, ev->sample.addr, &loc);
-	print_sym(c->ob, &loc, f);
+	script_print_sym(c->ob, &loc, f);
 }
 
 /*
@@ -173,18 +173,12 @@ static void print_phys(struct obuf *o, const struct pk_sample *s, unsigned f)
 	}
 }
 
-static void print_chain(struct obuf *o, const struct pk_frame *frames, size_t n, unsigned f)
+static void print_chain(struct script_ctx *c, const struct pk_frame *frames, size_t n,
+			unsigned f)
 {
-	obuf_putc(o, '\n');
-	for (size_t i = 0; i < n; i++) {
-		const struct pk_location *l = &frames[i].loc;
-
-		/* perf prints kernel and module frames as recorded */
-		obuf_putc(o, '\t');
-		obuf_hex(o, pk_dso_is_kernel(l->dso) ? l->ip : l->addr, 16);
-		print_sym(o, l, f);
-		obuf_putc(o, '\n');
-	}
+	obuf_putc(c->ob, '\n');
+	for (size_t i = 0; i < n; i++)
+		script_print_frame(c, &frames[i].loc, f);
 }
 
 static bool job_chain(const struct script_ctx *c, const struct script_job *j)
@@ -224,11 +218,11 @@ static void print_ip(struct script_ctx *c, const struct script_job *j, unsigned 
 	if (!(f & SF_IP))
 		return;
 	if (job_chain(c, j)) {
-		print_chain(o, j->frames, j->nr_frames, f);
+		print_chain(c, j->frames, j->nr_frames, f);
 	} else {
 		obuf_putc(o, ' ');
 		obuf_hex(o, j->sample.ip, 16);
-		print_sym(o, &j->loc, f);
+		script_print_sym(o, &j->loc, f);
 	}
 }
 
