@@ -94,20 +94,32 @@ struct script_start {
 /* callchain room, with the inlined frames of DWARF callchains */
 #define SCRIPT_MAX_FRAMES 1024
 
+/* The scalar fields of a sample that formatting prints. */
+struct script_fields {
+	uint64_t type;		/* sample_type */
+	uint64_t ip, time, period;
+	uint32_t pid, tid, cpu;
+	uint16_t weight_var2;
+	uint64_t data_src, weight, phys_addr, data_page_size, code_page_size;
+};
+
 /*
  * A sample as formatting needs it, without the session: what depends on
  * the session's state at the sample (the comm, the resolved frames) is
- * taken when the sample is read.  Only the sample's scalar fields are used.
+ * taken when the sample is read.  Small, as millions of them are copied
+ * from thread to thread.
  */
 struct script_job {
 	const struct pk_attr *attr;
-	struct pk_sample sample;
+	struct script_fields s;
 	struct pk_location loc;
 	const char *comm;
 	const struct pk_frame *frames;
 	size_t nr_frames;
 };
 
+/* Fill j from ev: everything but comm and frames. */
+void script_job_init(struct script_job *j, const struct pk_session_sample *ev);
 void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev);
 /* Whether attr's fields need the session when printed (trace, addr, regs,
  * branch stacks): such samples are printed by script_print_sample(). */

@@ -133,7 +133,7 @@ static void print_addr(struct script_ctx *c, const struct pk_session_sample *ev,
  * pads it to the widest seen so far in the run, so columns after it move
  * as wider values appear.
  */
-static void print_mem(struct script_ctx *c, const struct pk_sample *s, unsigned f)
+static void print_mem(struct script_ctx *c, const struct script_fields *s, unsigned f)
 {
 	struct obuf *o = c->ob;
 
@@ -157,7 +157,7 @@ static void print_mem(struct script_ctx *c, const struct pk_sample *s, unsigned 
 		obuf_u64(o, s->weight_var2, 16, 0);
 }
 
-static void print_phys(struct obuf *o, const struct pk_sample *s, unsigned f)
+static void print_phys(struct obuf *o, const struct script_fields *s, unsigned f)
 {
 	char buf[32];
 
@@ -186,21 +186,21 @@ static bool job_chain(const struct script_ctx *c, const struct script_job *j)
 	const struct script_event_fmt *fmt = &c->fmt[j->attr->index];
 
 	return fmt->callchain && (fmt->fields & SF_IP) &&
-	       (j->sample.type & PERF_SAMPLE_CALLCHAIN);
+	       (j->s.type & PERF_SAMPLE_CALLCHAIN);
 }
 
 /* comm ... event: the start of the line */
 static void print_head(struct script_ctx *c, const struct script_job *j, unsigned f)
 {
 	const struct script_event_fmt *fmt = &c->fmt[j->attr->index];
-	struct script_start st = {j->comm, (int32_t)j->sample.pid, (int32_t)j->sample.tid,
-				  j->sample.cpu, j->sample.time};
+	struct script_start st = {j->comm, (int32_t)j->s.pid, (int32_t)j->s.tid, j->s.cpu,
+				  j->s.time};
 	struct obuf *o = c->ob;
 
 	script_print_start(c, &st, f, fmt->callchain && (f & SF_IP));
 	if (f & SF_PERIOD) {
 		obuf_u64(o,
-			 (j->sample.type & PERF_SAMPLE_PERIOD) ? j->sample.period
+			 (j->s.type & PERF_SAMPLE_PERIOD) ? j->s.period
 							      : (uint64_t)j->attr->attr.sample_period,
 			 10, 0);
 		obuf_putc(o, ' ');
@@ -221,7 +221,7 @@ static void print_ip(struct script_ctx *c, const struct script_job *j, unsigned 
 		print_chain(c, j->frames, j->nr_frames, f);
 	} else {
 		obuf_putc(o, ' ');
-		obuf_hex(o, j->sample.ip, 16);
+		obuf_hex(o, j->s.ip, 16);
 		script_print_sym(o, &j->loc, f);
 	}
 }
@@ -238,11 +238,37 @@ void script_format_job(struct script_ctx *c, const struct script_job *j)
 
 	print_head(c, j, f);
 	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
-		print_mem(c, &j->sample, f);
+		print_mem(c, &j->s, f);
 	print_ip(c, j, f);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
-		print_phys(c->ob, &j->sample, f);
+		print_phys(c->ob, &j->s, f);
 	obuf_putc(c->ob, '\n');
+}
+
+void script_job_init(struct script_job *j, const struct pk_session_sample *ev)
+{
+	const struct pk_sample *s = &ev->sample;
+
+	j->attr = ev->attr;
+	j->s = (struct script_fields){
+		.type = s->type,
+		.ip = s->ip,
+		.time = s->time,
+		.period = s->period,
+		.pid = s->pid,
+		.tid = s->tid,
+		.cpu = s->cpu,
+		.weight_var2 = s->weight_var2,
+		.data_src = s->data_src,
+		.weight = s->weight,
+		.phys_addr = s->phys_addr,
+		.data_page_size = s->data_page_size,
+		.code_page_size = s->code_page_size,
+	};
+	j->loc = ev->loc;
+	j->comm = NULL;
+	j->frames = NULL;
+	j->nr_frames = 0;
 }
 
 size_t script_job_frames(struct script_ctx *c, const struct pk_session_sample *ev,
@@ -260,10 +286,12 @@ size_t script_job_frames(struct script_ctx *c, const struct pk_session_sample *e
 void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev)
 {
 	unsigned f = c->fmt[ev->attr->index].fields;
-	struct script_job j = {.attr = ev->attr, .sample = ev->sample, .loc = ev->loc,
-			       .comm = pk_thread_comm(ev->thread), .frames = c->frames};
+	struct script_job j;
 	struct obuf *o = c->ob;
 
+	script_job_init(&j, ev);
+	j.comm = pk_thread_comm(ev->thread);
+	j.frames = c->frames;
 	j.nr_frames = script_job_frames(c, ev, c->frames);
 	print_head(c, &j, f);
 	if ((f & SF_TRACE) && ev->sample.raw_size &&
@@ -272,7 +300,7 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 	if (f & SF_ADDR)
 		print_addr(c, ev, f);
 	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
-		print_mem(c, &ev->sample, f);
+		print_mem(c, &j.s, f);
 	print_ip(c, &j, f);
 	if (f & SF_IREGS)
 		script_print_regs(c, &ev->sample.regs_intr, ev->sample.swapped);
@@ -281,6 +309,6 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 	if (f & (SF_BRSTACK | SF_BRSTACKSYM))
 		script_print_brstack(c, ev, f);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
-		print_phys(o, &ev->sample, f);
+		print_phys(o, &j.s, f);
 	obuf_putc(o, '\n');
 }

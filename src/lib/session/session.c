@@ -192,9 +192,11 @@ int pk_session_next_any(struct pk_session *s, struct pk_session_sample *ev,
 			*other = rec;
 			return 1;
 		}
-		memset(ev, 0, sizeof(*ev));
+		/* not a memset of the whole: pk_sample_decode() clears the
+		 * sample, and a sample is hundreds of bytes */
 		ev->rec = rec;
 		ev->attr = rec->attr;
+		ev->thread = NULL;
 		if (!rec->attr || pk_sample_decode(rec, &ev->sample, &why)) {
 			s->nr_bad_samples++;
 			pki_debug("offset %#llx: sample skipped: %s",
