@@ -49,7 +49,7 @@ struct pk_thread {
 };
 
 #define PKI_THREAD_BUCKETS 4096
-#define PKI_ADDR_CACHE 65536
+#define PKI_ADDR_CACHE 16384
 
 struct pki_addr_cache_entry {
 	const struct pk_dso *dso;
