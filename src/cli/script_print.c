@@ -51,51 +51,68 @@ static uint64_t shown_time(struct script_ctx *c, uint64_t t)
 	}
 }
 
-static void print_time(struct script_ctx *c, uint64_t time)
+static char *put_time(struct script_ctx *c, char *p, uint64_t time)
 {
-	struct obuf *o = c->ob;
 	uint64_t t = shown_time(c, time);
 	uint64_t sec = t / 1000000000ULL, ns = t % 1000000000ULL;
 
 	if (c->nanosecs) {
-		obuf_u64(o, sec, 5, 0);
-		obuf_putc(o, '.');
-		obuf_u64(o, ns, 9, 1);
+		p = put_u64(p, sec, 5, ' ');
+		*p++ = '.';
+		p = put_u64(p, ns, 9, '0');
 	} else {
 		/* "%12s" of "sec.usec": the seconds take what the 7
 		 * characters of ".usec" leave */
-		obuf_u64(o, sec, 12 - 7, 0);
-		obuf_putc(o, '.');
-		obuf_u64(o, ns / 1000, 6, 1);
+		p = put_u64(p, sec, 12 - 7, ' ');
+		*p++ = '.';
+		p = put_u64(p, ns / 1000, 6, '0');
 	}
-	obuf_write(o, ": ", 2);
+	memcpy(p, ": ", 2);
+	return p + 2;
 }
+
+/* The comm is the one piece of unbounded length (a thread name is at
+ * most 16 bytes, but a file can say anything). */
+#define START_MAX_COMM 1024
 
 void script_print_start(struct script_ctx *c, const struct script_start *st, unsigned f,
 			bool chain)
 {
-	struct obuf *o = c->ob;
+	size_t comm_len = strlen(st->comm);
+	char *p;
 
+	if ((f & SF_COMM) && comm_len > START_MAX_COMM) {
+		obuf_pad(c->ob, st->comm, chain ? 0 : 16, 0);
+		obuf_putc(c->ob, ' ');
+		f &= ~SF_COMM;
+	}
+	/* what follows the comm takes less than 100 bytes */
+	p = obuf_reserve(c->ob, 16 + START_MAX_COMM + 100);
 	if (f & SF_COMM) {
-		obuf_pad(o, st->comm, chain ? 0 : 16, 0);
-		obuf_putc(o, ' ');
+		if (!chain)
+			p = put_pad(p, ' ', 16, (unsigned)comm_len);
+		memcpy(p, st->comm, comm_len);
+		p += comm_len;
+		*p++ = ' ';
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
-		obuf_i64(o, st->pid, 5, 0);
-		obuf_putc(o, '/');
-		obuf_i64(o, st->tid, 5, 1);
-		obuf_putc(o, ' ');
+		p = put_i64(p, st->pid, 5, 0);
+		*p++ = '/';
+		p = put_i64(p, st->tid, 5, 1);
+		*p++ = ' ';
 	} else if (f & (SF_PID | SF_TID)) {
-		obuf_i64(o, (f & SF_PID) ? st->pid : st->tid, 5, 0);
-		obuf_putc(o, ' ');
+		p = put_i64(p, (f & SF_PID) ? st->pid : st->tid, 5, 0);
+		*p++ = ' ';
 	}
 	if (f & SF_CPU) {
-		obuf_putc(o, '[');
-		obuf_u64(o, st->cpu, 3, 1);
-		obuf_write(o, "] ", 2);
+		*p++ = '[';
+		p = put_u64(p, st->cpu, 3, '0');
+		memcpy(p, "] ", 2);
+		p += 2;
 	}
 	if (f & SF_TIME)
-		print_time(c, st->time);
+		p = put_time(c, p, st->time);
+	obuf_commit(c->ob, p);
 }
 
 /* perf resolves the data address of page faults only */
