@@ -630,9 +630,10 @@ int cmd_script(int argc, char **argv)
 	if (setup_filter(&c, &a, &status))
 		goto out;
 	c.frames = calloc(SCRIPT_MAX_FRAMES, sizeof(*c.frames));
+	c.lines = script_lines_new();
 	c.trace_len = 1 << 16;
 	c.trace_buf = malloc(c.trace_len);
-	err = c.frames && c.trace_buf ? setup_formats(&c, &a) : -ENOMEM;
+	err = c.frames && c.lines && c.trace_buf ? setup_formats(&c, &a) : -ENOMEM;
 	if (err == -EINVAL)
 		status = EXIT_FAIL;
 	if (err)
@@ -654,6 +655,7 @@ out:
 	free(c.trace_buf);
 	free(c.fmt);
 	free(c.frames);
+	script_lines_free(c.lines);
 	pk_sample_filter_free(c.filter);
 	pk_session_close(c.session);
 	return status ? status : err ? 1 : 0;

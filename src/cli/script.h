@@ -59,6 +59,7 @@ struct script_event_fmt {
 
 struct obuf;
 struct pk_sample_filter;
+struct script_lines;
 
 struct script_ctx {
 	FILE *out;
@@ -69,6 +70,7 @@ struct script_ctx {
 	uint32_t nr_attrs;
 	struct script_event_fmt *fmt; /* per attr index */
 	struct pk_frame *frames;
+	struct script_lines *lines;	/* callchain lines, formatted */
 	char *trace_buf;		/* tracepoint fields, formatted */
 	size_t trace_len;
 	int data_src_width;		/* widest data_src column so far */
@@ -92,20 +94,32 @@ struct script_start {
 /* callchain room, with the inlined frames of DWARF callchains */
 #define SCRIPT_MAX_FRAMES 1024
 
+/* The scalar fields of a sample that formatting prints. */
+struct script_fields {
+	uint64_t type;		/* sample_type */
+	uint64_t ip, time, period;
+	uint32_t pid, tid, cpu;
+	uint16_t weight_var2;
+	uint64_t data_src, weight, phys_addr, data_page_size, code_page_size;
+};
+
 /*
  * A sample as formatting needs it, without the session: what depends on
  * the session's state at the sample (the comm, the resolved frames) is
- * taken when the sample is read.  Only the sample's scalar fields are used.
+ * taken when the sample is read.  Small, as millions of them are copied
+ * from thread to thread.
  */
 struct script_job {
 	const struct pk_attr *attr;
-	struct pk_sample sample;
+	struct script_fields s;
 	struct pk_location loc;
 	const char *comm;
 	const struct pk_frame *frames;
 	size_t nr_frames;
 };
 
+/* Fill j from ev: everything but comm and frames. */
+void script_job_init(struct script_job *j, const struct pk_session_sample *ev);
 void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev);
 /* Whether attr's fields need the session when printed (trace, addr, regs,
  * branch stacks): such samples are printed by script_print_sample(). */
@@ -128,6 +142,13 @@ void script_pipe_stop(struct script_pipe *p);
 void script_print_brstack(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f);
 void script_print_start(struct script_ctx *c, const struct script_start *st, unsigned f,
 			bool chain);
+/* " sym+off (dso)" as the fields ask, or " (inlined)" (script_print.c). */
+void script_print_sym(struct obuf *o, const struct pk_location *loc, unsigned f);
+/* Callchain lines, formatted once (script_lines.c). */
+struct script_lines *script_lines_new(void);
+void script_lines_free(struct script_lines *l);
+/* One callchain line, "\t<addr> sym+off (dso)\n", as the fields ask. */
+void script_print_frame(struct script_ctx *c, const struct pk_location *l, unsigned f);
 /* The iregs or uregs field (script_regs.c). */
 void script_print_regs(struct script_ctx *c, const struct pk_regs *regs, bool swapped);
 /* A non-sample record, when one of the --show-*-events asks for it. */

@@ -129,7 +129,7 @@ int script_pipe_add(struct script_pipe *p, const struct pk_session_sample *ev)
 		b = filling(p);
 	}
 	j = &b->jobs[b->nr];
-	*j = (struct script_job){.attr = ev->attr, .sample = ev->sample, .loc = ev->loc};
+	script_job_init(j, ev);
 	memcpy(b->comms + b->comm_len, comm, len);
 	b->comm_off[b->nr] = b->comm_len;
 	b->comm_len += len;

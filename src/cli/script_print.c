@@ -9,7 +9,7 @@
 #include "obuf.h"
 #include "script.h"
 
-static void print_sym(struct obuf *o, const struct pk_location *loc, unsigned f)
+void script_print_sym(struct obuf *o, const struct pk_location *loc, unsigned f)
 {
 	if (f & SF_SYM) {
 		obuf_putc(o, ' ');
@@ -51,51 +51,68 @@ static uint64_t shown_time(struct script_ctx *c, uint64_t t)
 	}
 }
 
-static void print_time(struct script_ctx *c, uint64_t time)
+static char *put_time(struct script_ctx *c, char *p, uint64_t time)
 {
-	struct obuf *o = c->ob;
 	uint64_t t = shown_time(c, time);
 	uint64_t sec = t / 1000000000ULL, ns = t % 1000000000ULL;
 
 	if (c->nanosecs) {
-		obuf_u64(o, sec, 5, 0);
-		obuf_putc(o, '.');
-		obuf_u64(o, ns, 9, 1);
+		p = put_u64(p, sec, 5, ' ');
+		*p++ = '.';
+		p = put_u64(p, ns, 9, '0');
 	} else {
 		/* "%12s" of "sec.usec": the seconds take what the 7
 		 * characters of ".usec" leave */
-		obuf_u64(o, sec, 12 - 7, 0);
-		obuf_putc(o, '.');
-		obuf_u64(o, ns / 1000, 6, 1);
+		p = put_u64(p, sec, 12 - 7, ' ');
+		*p++ = '.';
+		p = put_u64(p, ns / 1000, 6, '0');
 	}
-	obuf_write(o, ": ", 2);
+	memcpy(p, ": ", 2);
+	return p + 2;
 }
+
+/* The comm is the one piece of unbounded length (a thread name is at
+ * most 16 bytes, but a file can say anything). */
+#define START_MAX_COMM 1024
 
 void script_print_start(struct script_ctx *c, const struct script_start *st, unsigned f,
 			bool chain)
 {
-	struct obuf *o = c->ob;
+	size_t comm_len = strlen(st->comm);
+	char *p;
 
+	if ((f & SF_COMM) && comm_len > START_MAX_COMM) {
+		obuf_pad(c->ob, st->comm, chain ? 0 : 16, 0);
+		obuf_putc(c->ob, ' ');
+		f &= ~SF_COMM;
+	}
+	/* what follows the comm takes less than 100 bytes */
+	p = obuf_reserve(c->ob, 16 + START_MAX_COMM + 100);
 	if (f & SF_COMM) {
-		obuf_pad(o, st->comm, chain ? 0 : 16, 0);
-		obuf_putc(o, ' ');
+		if (!chain)
+			p = put_pad(p, ' ', 16, (unsigned)comm_len);
+		memcpy(p, st->comm, comm_len);
+		p += comm_len;
+		*p++ = ' ';
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
-		obuf_i64(o, st->pid, 5, 0);
-		obuf_putc(o, '/');
-		obuf_i64(o, st->tid, 5, 1);
-		obuf_putc(o, ' ');
+		p = put_i64(p, st->pid, 5, 0);
+		*p++ = '/';
+		p = put_i64(p, st->tid, 5, 1);
+		*p++ = ' ';
 	} else if (f & (SF_PID | SF_TID)) {
-		obuf_i64(o, (f & SF_PID) ? st->pid : st->tid, 5, 0);
-		obuf_putc(o, ' ');
+		p = put_i64(p, (f & SF_PID) ? st->pid : st->tid, 5, 0);
+		*p++ = ' ';
 	}
 	if (f & SF_CPU) {
-		obuf_putc(o, '[');
-		obuf_u64(o, st->cpu, 3, 1);
-		obuf_write(o, "] ", 2);
+		*p++ = '[';
+		p = put_u64(p, st->cpu, 3, '0');
+		memcpy(p, "] ", 2);
+		p += 2;
 	}
 	if (f & SF_TIME)
-		print_time(c, st->time);
+		p = put_time(c, p, st->time);
+	obuf_commit(c->ob, p);
 }
 
 /* perf resolves the data address of page faults only */
@@ -125,7 +142,7 @@ static void print_addr(struct script_ctx *c, const struct pk_session_sample *ev,
 	pk_session_resolve(c->session, ev->thread, mode, ev->sample.addr, &loc);
 	if (!loc.dso && addr_mode != mode)
 		pk_session_resolve(c->session, ev->thread, addr_mode, ev->sample.addr, &loc);
-	print_sym(c->ob, &loc, f);
+	script_print_sym(c->ob, &loc, f);
 }
 
 /*
@@ -133,7 +150,7 @@ static void print_addr(struct script_ctx *c, const struct pk_session_sample *ev,
  * pads it to the widest seen so far in the run, so columns after it move
  * as wider values appear.
  */
-static void print_mem(struct script_ctx *c, const struct pk_sample *s, unsigned f)
+static void print_mem(struct script_ctx *c, const struct script_fields *s, unsigned f)
 {
 	struct obuf *o = c->ob;
 
@@ -157,7 +174,7 @@ static void print_mem(struct script_ctx *c, const struct pk_sample *s, unsigned 
 		obuf_u64(o, s->weight_var2, 16, 0);
 }
 
-static void print_phys(struct obuf *o, const struct pk_sample *s, unsigned f)
+static void print_phys(struct obuf *o, const struct script_fields *s, unsigned f)
 {
 	char buf[32];
 
@@ -173,18 +190,12 @@ static void print_phys(struct obuf *o, const struct pk_sample *s, unsigned f)
 	}
 }
 
-static void print_chain(struct obuf *o, const struct pk_frame *frames, size_t n, unsigned f)
+static void print_chain(struct script_ctx *c, const struct pk_frame *frames, size_t n,
+			unsigned f)
 {
-	obuf_putc(o, '\n');
-	for (size_t i = 0; i < n; i++) {
-		const struct pk_location *l = &frames[i].loc;
-
-		/* perf prints kernel and module frames as recorded */
-		obuf_putc(o, '\t');
-		obuf_hex(o, pk_dso_is_kernel(l->dso) ? l->ip : l->addr, 16);
-		print_sym(o, l, f);
-		obuf_putc(o, '\n');
-	}
+	obuf_putc(c->ob, '\n');
+	for (size_t i = 0; i < n; i++)
+		script_print_frame(c, &frames[i].loc, f);
 }
 
 static bool job_chain(const struct script_ctx *c, const struct script_job *j)
@@ -192,21 +203,21 @@ static bool job_chain(const struct script_ctx *c, const struct script_job *j)
 	const struct script_event_fmt *fmt = &c->fmt[j->attr->index];
 
 	return fmt->callchain && (fmt->fields & SF_IP) &&
-	       (j->sample.type & PERF_SAMPLE_CALLCHAIN);
+	       (j->s.type & PERF_SAMPLE_CALLCHAIN);
 }
 
 /* comm ... event: the start of the line */
 static void print_head(struct script_ctx *c, const struct script_job *j, unsigned f)
 {
 	const struct script_event_fmt *fmt = &c->fmt[j->attr->index];
-	struct script_start st = {j->comm, (int32_t)j->sample.pid, (int32_t)j->sample.tid,
-				  j->sample.cpu, j->sample.time};
+	struct script_start st = {j->comm, (int32_t)j->s.pid, (int32_t)j->s.tid, j->s.cpu,
+				  j->s.time};
 	struct obuf *o = c->ob;
 
 	script_print_start(c, &st, f, fmt->callchain && (f & SF_IP));
 	if (f & SF_PERIOD) {
 		obuf_u64(o,
-			 (j->sample.type & PERF_SAMPLE_PERIOD) ? j->sample.period
+			 (j->s.type & PERF_SAMPLE_PERIOD) ? j->s.period
 							      : (uint64_t)j->attr->attr.sample_period,
 			 10, 0);
 		obuf_putc(o, ' ');
@@ -224,11 +235,11 @@ static void print_ip(struct script_ctx *c, const struct script_job *j, unsigned 
 	if (!(f & SF_IP))
 		return;
 	if (job_chain(c, j)) {
-		print_chain(o, j->frames, j->nr_frames, f);
+		print_chain(c, j->frames, j->nr_frames, f);
 	} else {
 		obuf_putc(o, ' ');
-		obuf_hex(o, j->sample.ip, 16);
-		print_sym(o, &j->loc, f);
+		obuf_hex(o, j->s.ip, 16);
+		script_print_sym(o, &j->loc, f);
 	}
 }
 
@@ -244,11 +255,37 @@ void script_format_job(struct script_ctx *c, const struct script_job *j)
 
 	print_head(c, j, f);
 	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
-		print_mem(c, &j->sample, f);
+		print_mem(c, &j->s, f);
 	print_ip(c, j, f);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
-		print_phys(c->ob, &j->sample, f);
+		print_phys(c->ob, &j->s, f);
 	obuf_putc(c->ob, '\n');
+}
+
+void script_job_init(struct script_job *j, const struct pk_session_sample *ev)
+{
+	const struct pk_sample *s = &ev->sample;
+
+	j->attr = ev->attr;
+	j->s = (struct script_fields){
+		.type = s->type,
+		.ip = s->ip,
+		.time = s->time,
+		.period = s->period,
+		.pid = s->pid,
+		.tid = s->tid,
+		.cpu = s->cpu,
+		.weight_var2 = s->weight_var2,
+		.data_src = s->data_src,
+		.weight = s->weight,
+		.phys_addr = s->phys_addr,
+		.data_page_size = s->data_page_size,
+		.code_page_size = s->code_page_size,
+	};
+	j->loc = ev->loc;
+	j->comm = NULL;
+	j->frames = NULL;
+	j->nr_frames = 0;
 }
 
 size_t script_job_frames(struct script_ctx *c, const struct pk_session_sample *ev,
@@ -266,10 +303,12 @@ size_t script_job_frames(struct script_ctx *c, const struct pk_session_sample *e
 void script_print_sample(struct script_ctx *c, const struct pk_session_sample *ev)
 {
 	unsigned f = c->fmt[ev->attr->index].fields;
-	struct script_job j = {.attr = ev->attr, .sample = ev->sample, .loc = ev->loc,
-			       .comm = pk_thread_comm(ev->thread), .frames = c->frames};
+	struct script_job j;
 	struct obuf *o = c->ob;
 
+	script_job_init(&j, ev);
+	j.comm = pk_thread_comm(ev->thread);
+	j.frames = c->frames;
 	j.nr_frames = script_job_frames(c, ev, c->frames);
 	print_head(c, &j, f);
 	if ((f & SF_TRACE) && ev->sample.raw_size &&
@@ -278,7 +317,7 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 	if (f & SF_ADDR)
 		print_addr(c, ev, f);
 	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
-		print_mem(c, &ev->sample, f);
+		print_mem(c, &j.s, f);
 	print_ip(c, &j, f);
 	if (f & SF_IREGS)
 		script_print_regs(c, &ev->sample.regs_intr, ev->sample.swapped);
@@ -287,6 +326,6 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 	if (f & (SF_BRSTACK | SF_BRSTACKSYM))
 		script_print_brstack(c, ev, f);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
-		print_phys(o, &ev->sample, f);
+		print_phys(o, &j.s, f);
 	obuf_putc(o, '\n');
 }

@@ -9,6 +9,11 @@
  *
  * Records without a timestamp, and perf's own records, are delivered at
  * once, as perf does.
+ *
+ * The queue stays in arrival order; what is sorted is a separate array of
+ * (time, index) keys, with a natural merge sort: a round is a handful of
+ * runs already in order (one per CPU buffer, and what the last round
+ * left), so sorting it takes a few linear passes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,20 +24,28 @@
 
 struct queued {
 	uint64_t time;
-	uint64_t seq;
 	size_t off;		/* record bytes in the arena */
 	struct pk_record rec;	/* raw fixed up on delivery */
 };
 
+/* Arrival order breaks ties in time: the index does, as entries are
+ * queued in arrival order and compact() keeps them in delivery order. */
+struct okey {
+	uint64_t time;
+	size_t idx;
+};
+
 struct pki_order {
-	struct queued *q;
+	struct queued *q;	/* in arrival order */
+	struct queued *spare;	/* compact()'s next q */
+	struct okey *keys;	/* q sorted, from release_upto() */
+	struct okey *tmp;	/* the sort's other half */
 	size_t nr, cap;
 	uint8_t *arena;
 	size_t arena_len, arena_cap;
-	uint64_t seq;
 	uint64_t max_time;	/* newest queued so far */
 	uint64_t flush_limit;	/* deliver up to this at the next marker */
-	size_t ready;		/* q[0, ready) are sorted and may go */
+	size_t ready;		/* keys[0, ready) may go */
 	size_t next;		/* next of them to deliver */
 	bool draining;		/* end of stream: everything may go */
 	struct pk_record out;
@@ -53,36 +66,82 @@ void pki_order_destroy(struct pki_order *o)
 	if (!o)
 		return;
 	free(o->q);
+	free(o->spare);
+	free(o->keys);
+	free(o->tmp);
 	free(o->arena);
 	free(o);
 }
 
-static int cmp_queued(const void *a, const void *b)
+static bool key_before(const struct okey *a, const struct okey *b)
 {
-	const struct queued *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return a->time < b->time || (a->time == b->time && a->idx < b->idx);
 }
 
-/* Drop delivered entries and their bytes; keep the rest, copied into a
- * fresh arena (kept entries are in time order, not arena order). */
+/* The end of the run in order that starts at i. */
+static size_t run_end(const struct okey *k, size_t i, size_t n)
+{
+	while (++i < n && !key_before(&k[i], &k[i - 1]))
+		;
+	return i;
+}
+
+static void merge(const struct okey *a, size_t na, const struct okey *b, size_t nb,
+		  struct okey *out)
+{
+	while (na && nb) {
+		if (key_before(b, a)) {
+			*out++ = *b++;
+			nb--;
+		} else {
+			*out++ = *a++;
+			na--;
+		}
+	}
+	memcpy(out, a, na * sizeof(*a));
+	memcpy(out + na, b, nb * sizeof(*b));
+}
+
+/* Sort keys[0, n): each pass merges pairs of neighbouring runs into tmp,
+ * then the halves swap. */
+static void sort_keys(struct pki_order *o, size_t n)
+{
+	while (run_end(o->keys, 0, n) < n) {
+		struct okey *k = o->keys, *swap;
+
+		for (size_t i = 0; i < n;) {
+			size_t mid = run_end(k, i, n), end = mid < n ? run_end(k, mid, n) : n;
+
+			merge(k + i, mid - i, k + mid, end - mid, o->tmp + i);
+			i = end;
+		}
+		swap = o->keys;
+		o->keys = o->tmp;
+		o->tmp = swap;
+	}
+}
+
+/* Drop delivered entries and their bytes; keep the rest, in delivery
+ * order, copied into a fresh arena. */
 static int compact(struct pki_order *o)
 {
 	size_t keep = o->nr - o->next, len = 0;
 	uint8_t *fresh = malloc(o->arena_cap ? o->arena_cap : 1);
+	struct queued *swap;
 
 	if (!fresh)
 		return -ENOMEM;
 	for (size_t i = 0; i < keep; i++) {
-		struct queued *e = &o->q[o->next + i];
+		struct queued *e = &o->spare[i];
 
+		*e = o->q[o->keys[o->next + i].idx];
 		memcpy(fresh + len, o->arena + e->off, e->rec.size);
 		e->off = len;
 		len += e->rec.size;
-		o->q[i] = *e;
 	}
+	swap = o->q;
+	o->q = o->spare;
+	o->spare = swap;
 	free(o->arena);
 	o->arena = fresh;
 	o->nr = keep;
@@ -91,19 +150,34 @@ static int compact(struct pki_order *o)
 	return 0;
 }
 
+/* Room for n entries in q and the arrays that go with it. */
+static int grow(struct pki_order *o, size_t n)
+{
+	struct queued **qs[] = {&o->q, &o->spare};
+	struct okey **ks[] = {&o->keys, &o->tmp};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct queued *q = realloc(*qs[i], n * sizeof(*q));
+		struct okey *k;
+
+		if (!q)
+			return -ENOMEM;
+		*qs[i] = q;
+		k = realloc(*ks[i], n * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		*ks[i] = k;
+	}
+	o->cap = n;
+	return 0;
+}
+
 static int enqueue(struct pki_order *o, const struct pk_record *rec)
 {
 	struct queued *e;
 
-	if (o->nr == o->cap) {
-		size_t ncap = o->cap ? o->cap * 2 : 4096;
-		struct queued *n = realloc(o->q, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		o->q = n;
-		o->cap = ncap;
-	}
+	if (o->nr == o->cap && grow(o, o->cap ? o->cap * 2 : 4096))
+		return -ENOMEM;
 	if (o->arena_len + rec->size > o->arena_cap) {
 		size_t ncap = o->arena_cap ? o->arena_cap * 2 : (64u << 10);
 		uint8_t *n;
@@ -118,7 +192,6 @@ static int enqueue(struct pki_order *o, const struct pk_record *rec)
 	}
 	e = &o->q[o->nr++];
 	e->time = rec->time;
-	e->seq = o->seq++;
 	e->off = o->arena_len;
 	e->rec = *rec;
 	memcpy(o->arena + o->arena_len, rec->raw, rec->size);
@@ -133,8 +206,10 @@ static void release_upto(struct pki_order *o, uint64_t limit)
 {
 	size_t n = 0;
 
-	qsort(o->q, o->nr, sizeof(*o->q), cmp_queued);
-	while (n < o->nr && o->q[n].time <= limit)
+	for (size_t i = 0; i < o->nr; i++)
+		o->keys[i] = (struct okey){o->q[i].time, i};
+	sort_keys(o, o->nr);
+	while (n < o->nr && o->keys[n].time <= limit)
 		n++;
 	o->ready = n;
 	o->next = 0;
@@ -190,7 +265,7 @@ int pki_order_next(struct pk_reader *r, struct pki_order *o, const struct pk_rec
 
 	for (;;) {
 		if (o->next < o->ready) {
-			struct queued *e = &o->q[o->next++];
+			struct queued *e = &o->q[o->keys[o->next++].idx];
 
 			o->out = e->rec;
 			o->out.raw = o->arena + e->off;

@@ -44,9 +44,20 @@ static bool is_no_dso(const char *f)
 
 static struct pki_maps *kernel_maps(struct pk_session *s)
 {
-	if (!s->kernel_maps)
+	if (!s->kernel_maps) {
 		s->kernel_maps = pki_maps_new();
+		pki_maps_stamp(s, s->kernel_maps);
+	}
 	return s->kernel_maps;
+}
+
+/* Every change of a maps takes a new version (see pki_maps_stamp()). */
+static int maps_insert(struct pk_session *s, struct pki_maps *m, const struct pki_map *map)
+{
+	int err = pki_maps_insert(m, map);
+
+	pki_maps_stamp(s, m);
+	return err;
 }
 
 /* perf names a module's DSO "[name]": base name without ".ko..." and
@@ -114,7 +125,7 @@ static int kernel_mmap(struct pk_session *s, const struct pk_record_fields *f)
 	}
 	if (!map.dso)
 		return -ENOMEM;
-	return pki_maps_insert(km, &map);
+	return maps_insert(s, km, &map);
 }
 
 static int user_mmap(struct pk_session *s, const struct pk_record *rec,
@@ -145,7 +156,7 @@ static int user_mmap(struct pk_session *s, const struct pk_record *rec,
 		return -ENOMEM;
 	if (is_anon(f->mmap.filename) || is_no_dso(f->mmap.filename))
 		map.dso->identity = true;
-	return pki_maps_insert(t->maps, &map);
+	return maps_insert(s, t->maps, &map);
 }
 
 static int process_mmap(struct pk_session *s, const struct pk_record *rec,
@@ -211,7 +222,7 @@ struct pki_maps *pki_session_kernel_maps(struct pk_session *s)
 					  header_build_id(s, KERNEL_MMAP_PREFIX), true);
 		s->kernel_dso = map.dso;
 		if (map.dso)
-			pki_maps_insert(km, &map);
+			maps_insert(s, km, &map);
 	}
 	return km;
 }

@@ -39,7 +39,8 @@ int pk_session_open(struct pk_session **out, const char *path, const struct pk_s
 		memcpy(&s->opts, opts, opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts));
 	s->opts.sz = sizeof(s->opts);
 	s->cache = calloc(PKI_ADDR_CACHE, sizeof(*s->cache));
-	if (!s->cache) {
+	s->locs = calloc(PKI_LOC_CACHE, sizeof(*s->locs));
+	if (!s->cache || !s->locs) {
 		set_error(s, "%s: out of memory", path);
 		return -ENOMEM;
 	}
@@ -65,6 +66,7 @@ void pk_session_close(struct pk_session *s)
 	pk_reader_close(s->reader);
 	free((char *)s->kref_name);
 	free(s->cache);
+	free(s->locs);
 	free(s);
 }
 
@@ -93,20 +95,14 @@ static bool kernel_mode(uint8_t cpumode)
 	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
-void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t cpumode,
-			uint64_t addr, struct pk_location *out)
+static void resolve_in(struct pk_session *s, const struct pki_maps *maps, uint8_t cpumode,
+		       uint64_t addr, struct pk_location *out)
 {
-	const struct pki_map *map = NULL;
+	const struct pki_map *map = pki_maps_find(maps, addr);
 
 	memset(out, 0, sizeof(*out));
 	out->ip = out->addr = addr;
 	out->cpumode = cpumode;
-	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
-		map = pki_maps_find(pki_session_kernel_maps(s), addr);
-	} else if (cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_GUEST_USER) {
-		/* no fallback to the kernel maps: perf has none for samples */
-		map = t ? pki_maps_find(t->maps, addr) : NULL;
-	}
 	if (!map && s->kernel_dso && kernel_mode(cpumode)) {
 		/* past the end of the recorded kernel map (init text, which the
 		 * MMAP record stops short of) perf still finds kallsyms symbols,
@@ -127,6 +123,38 @@ void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t
 	}
 	out->addr = map->dso->identity ? addr : addr - map->start + map->pgoff;
 	out->sym = pki_dso_lookup(s, map->dso, out->addr);
+}
+
+/*
+ * What an address resolves to depends only on the maps searched (their
+ * version) and the DSOs' symbols, which never change once loaded: so it
+ * is answered from the location cache when it can be.
+ */
+void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t cpumode,
+			uint64_t addr, struct pk_location *out)
+{
+	const struct pki_maps *maps = NULL;
+	struct pki_loc_entry *e;
+
+	if (kernel_mode(cpumode))
+		maps = pki_session_kernel_maps(s);
+	else if (cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_GUEST_USER)
+		/* no fallback to the kernel maps: perf has none for samples */
+		maps = t ? t->maps : NULL;
+	if (!maps || !s->locs) {
+		resolve_in(s, maps, cpumode, addr, out);
+		return;
+	}
+	e = pki_loc_slot(s, maps, cpumode, addr);
+	if (e->maps == maps && e->gen == maps->gen && e->loc.ip == addr &&
+	    e->loc.cpumode == cpumode) {
+		*out = e->loc;
+		return;
+	}
+	resolve_in(s, maps, cpumode, addr, out);
+	e->maps = maps;
+	e->gen = maps->gen;
+	e->loc = *out;
 }
 
 /* perf: addresses from the kernel start up are the kernel's (64-bit) */
@@ -164,9 +192,11 @@ int pk_session_next_any(struct pk_session *s, struct pk_session_sample *ev,
 			*other = rec;
 			return 1;
 		}
-		memset(ev, 0, sizeof(*ev));
+		/* not a memset of the whole: pk_sample_decode() clears the
+		 * sample, and a sample is hundreds of bytes */
 		ev->rec = rec;
 		ev->attr = rec->attr;
+		ev->thread = NULL;
 		if (!rec->attr || pk_sample_decode(rec, &ev->sample, &why)) {
 			s->nr_bad_samples++;
 			pki_debug("offset %#llx: sample skipped: %s",

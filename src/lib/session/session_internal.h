@@ -34,7 +34,9 @@ struct pki_maps {
 	int refs;
 	struct pki_map *v;
 	size_t nr, alloc;
-	uint64_t gen;		/* changes with every insert */
+	uint64_t gen;		/* changes with every insert; the session's
+				 * pki_maps_stamp() makes it unique among
+				 * all the maps it ever had */
 	struct pki_unwinder *unwinder; /* DWARF unwinding state, or NULL */
 };
 
@@ -47,12 +49,29 @@ struct pk_thread {
 };
 
 #define PKI_THREAD_BUCKETS 4096
-#define PKI_ADDR_CACHE 65536
+#define PKI_ADDR_CACHE 16384
 
 struct pki_addr_cache_entry {
 	const struct pk_dso *dso;
 	uint64_t addr;
 	const struct pk_symbol *sym;
+};
+
+/*
+ * Resolved addresses, kept per (maps version, cpumode, address) in a
+ * direct-mapped table.  A system-wide recording's callchains name a few
+ * thousand distinct frames millions of times; resolving one takes a
+ * binary search of the maps and a symbol lookup, while this table is small
+ * enough to stay in the CPU's cache.  A new mapping stamps a new maps
+ * version, so the process' old entries miss from then on.
+ */
+#define PKI_LOC_CACHE_BITS 13
+#define PKI_LOC_CACHE	   (1u << PKI_LOC_CACHE_BITS)
+
+struct pki_loc_entry {
+	const struct pki_maps *maps;
+	uint64_t gen;
+	struct pk_location loc; /* loc.ip and loc.cpumode are the key too */
 };
 
 struct pk_session {
@@ -71,6 +90,8 @@ struct pk_session {
 	uint64_t nr_bad_samples;
 	uint64_t lost_samples;
 	struct pki_addr_cache_entry *cache;
+	struct pki_loc_entry *locs;	/* PKI_LOC_CACHE entries */
+	uint64_t maps_clock;	/* the last maps version handed out */
 	struct tep_handle *tep;	/* tracepoint formats, parsed on first use */
 	bool tep_failed;
 	struct pki_inlines *inlines; /* inlined frames found by unwinding */
@@ -89,6 +110,23 @@ struct pki_maps *pki_maps_clone(const struct pki_maps *m);
 void pki_maps_put(struct pki_maps *m);
 int pki_maps_insert(struct pki_maps *m, const struct pki_map *map);
 const struct pki_map *pki_maps_find(const struct pki_maps *m, uint64_t addr);
+
+/* Give m a version no maps of the session had before: the location cache
+ * tells maps apart by (pointer, gen), and a freed maps' memory is reused. */
+static inline void pki_maps_stamp(struct pk_session *s, struct pki_maps *m)
+{
+	if (m)
+		m->gen = ++s->maps_clock;
+}
+
+static inline struct pki_loc_entry *pki_loc_slot(struct pk_session *s, const struct pki_maps *m,
+						 uint8_t cpumode, uint64_t addr)
+{
+	uint64_t h = (addr ^ ((uintptr_t)m >> 4) ^ (m->gen << 20) ^ cpumode) *
+		     0x9E3779B97F4A7C15ULL;
+
+	return &s->locs[h >> (64 - PKI_LOC_CACHE_BITS)];
+}
 
 /* dso.c */
 struct pk_dso *pki_dso_findnew(struct pk_session *s, const char *name,

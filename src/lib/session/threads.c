@@ -81,6 +81,7 @@ struct pk_thread *pki_thread_findnew(struct pk_session *s, int32_t pid, int32_t 
 		}
 	}
 	t->maps = pki_maps_new();
+	pki_maps_stamp(s, t->maps);
 	return t;
 }
 
@@ -113,6 +114,7 @@ int pki_thread_fork(struct pk_session *s, int32_t pid, int32_t tid, int32_t ppid
 		if (!copy)
 			return -ENOMEM;
 		pki_maps_put(t->maps);
+		pki_maps_stamp(s, copy);
 		t->maps = copy;
 	}
 	return 0;
