@@ -1,0 +1,30 @@
+#!/bin/sh
+# perfkit report against perf report --stdio, byte for byte, on files
+# written by gen_replay_records: callchains with garbage frames in no map,
+# the same on every run (a fixed seed), where perf's lookups of unresolved
+# symbols miss their entries (addresses 2^63 or more apart compare by a
+# wrapped signed difference), creating duplicates or landing in another
+# entry, as perfkit's replay must reproduce.  Files: one comm turning wide
+# mid-file (late), a wide and a calm comm (comms), kernel frames in no map
+# mixed with user garbage (kernel), two events (events).  Frames also
+# resolve in the generator's own executable, mapped into every process.
+# perf's random "# (Tip: ...)" line is dropped before comparing.
+#	report_replay_gen.sh GEN_REPLAY_RECORDS
+# shellcheck source=SCRIPTDIR/compare_lib.sh
+. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
+gen=$1
+
+n=0
+for m in late comms kernel events; do
+	"$gen" "$m" "$tmp/$m.data" "$gen" || {
+		echo "FAIL: gen_replay_records $m"
+		exit 1
+	}
+	for o in "" "--no-children" "-g none" "--no-children -g none" "--sort dso,sym" \
+		"--sort comm,dso,sym -g caller" "--sort sym"; do
+		# shellcheck disable=SC2086 # o is words or none
+		check_report "$m" "$tmp/$m.data" $o
+		n=$((n + 1))
+	done
+done
+cmp_finish "views identical to perf" "$n"
