@@ -230,6 +230,24 @@ static int fold_sample(void *ctx, const struct pki_pending *p, const struct pk_f
 	return pki_stacks_add(&h->stacks, &k, &p->loc, frames, p->nr_frames);
 }
 
+/* A batch's stack hashes first, and the table slots and stacks they lead
+ * to asked for, so their cache misses overlap instead of coming one after
+ * the other. */
+static void prepare_batch(void *ctx, struct pki_batch *b)
+{
+	struct pk_hist *h = ctx;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		struct pki_pending *p = &b->v[i];
+
+		p->k.hash = pki_stacks_hash(&p->k, &p->loc, b->frames + p->first_frame,
+					    p->nr_frames);
+		pki_stacks_prefetch(&h->stacks, p->k.hash, 0);
+	}
+	for (size_t i = 0; i < b->nr; i++)
+		pki_stacks_prefetch(&h->stacks, b->v[i].k.hash, 1);
+}
+
 /* The reading thread's half: everything that needs the session's state
  * as of this sample (thread, comm, maps) is taken here. */
 static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev)
@@ -675,7 +693,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->hide_unresolved = o.hide_unresolved;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
-	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, h);
+	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, prepare_batch, h);
 	if (err)
 		goto fail;
 	while ((err = pk_session_next(s, &ev)) > 0) {

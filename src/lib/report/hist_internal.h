@@ -149,14 +149,12 @@ struct pki_idtab {
 #define PKI_PATH_CACHE 64
 #define PKI_PATH_MAX 127
 
-/* The callchain path last added for a thread: its frames and trie nodes,
- * root first.  A thread's next sample mostly shares a long prefix with it,
- * which is then walked without a lookup. */
+/* The stack last added for a thread (its trie leaf): the thread's next
+ * sample mostly shares a long prefix of its path, which a new stack then
+ * reuses without lookups. */
 struct pki_path_cache {
 	const struct pk_thread *thread;
-	uint32_t n;
-	uint32_t ids[PKI_PATH_MAX];
-	struct pk_location locs[PKI_PATH_MAX];
+	uint32_t leaf;
 };
 
 struct pki_stacks {
@@ -186,11 +184,18 @@ struct pki_stacks {
  * or -EOVERFLOW past 2^32 - 2 elements (indices are 32-bit). */
 int pki_grow_array(void **v, size_t *alloc, size_t nr, size_t elem);
 
-/* Add a sample (k: attr, comm, thread, cpu, first_*, period, count) at loc
- * with its callchain (callee first) to the stack it equals, or as a new
- * stack. */
+/* Add a sample (k: attr, comm, thread, cpu, first_*, period, count, and
+ * hash from pki_stacks_hash()) at loc with its callchain (callee first) to
+ * the stack it equals, or as a new stack. */
 int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_location *loc,
 		   const struct pk_frame *frames, size_t nr_frames);
+/* The hash of a sample's stack, for k->hash. */
+uint64_t pki_stacks_hash(const struct pki_stack *k, const struct pk_location *loc,
+			 const struct pk_frame *frames, size_t nr_frames);
+/* Ask the CPU for what adding a stack of this hash reads first: its
+ * table slot (step 0), then the stack that slot names (step 1).  Done for
+ * a batch of samples ahead of adding them, the misses overlap. */
+void pki_stacks_prefetch(const struct pki_stacks *t, uint64_t hash, int step);
 const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struct pki_stack *s);
 /* The stack's callchain, callee first, into out (at most max frames). */
 size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
@@ -223,9 +228,13 @@ struct pki_batch {
 
 typedef int (*pki_pipe_consume_fn)(void *ctx, const struct pki_pending *p,
 				   const struct pk_frame *frames);
+/* Called on a whole batch before its samples are consumed, in the same
+ * thread; may fill in what consuming them needs. */
+typedef void (*pki_pipe_prepare_fn)(void *ctx, struct pki_batch *b);
 
 struct pki_pipe {
 	pki_pipe_consume_fn consume;
+	pki_pipe_prepare_fn prepare;	/* or NULL */
 	void *ctx;
 	struct pki_batch batch[PKI_PIPE_BATCHES];
 	bool threaded;
@@ -239,7 +248,8 @@ struct pki_pipe {
 
 /* threaded false (or no thread to be had): each full batch is consumed in
  * the caller's thread. */
-int pki_pipe_start(struct pki_pipe *p, bool threaded, pki_pipe_consume_fn consume, void *ctx);
+int pki_pipe_start(struct pki_pipe *p, bool threaded, pki_pipe_consume_fn consume,
+		   pki_pipe_prepare_fn prepare, void *ctx);
 /* Room for one sample and up to PKI_BATCH_MAX_CHAIN frames; fill both, then
  * commit.  Commit returns the consumer's error, if any so far. */
 struct pki_pending *pki_pipe_slot(struct pki_pipe *p, struct pk_frame **frames);

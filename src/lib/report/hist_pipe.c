@@ -26,6 +26,8 @@ static int run_batch(struct pki_pipe *p, struct pki_batch *b)
 {
 	int err = 0;
 
+	if (p->prepare)
+		p->prepare(p->ctx, b);
 	for (size_t i = 0; i < b->nr && !err; i++)
 		err = p->consume(p->ctx, &b->v[i], b->frames + b->v[i].first_frame);
 	b->nr = b->nr_frames = 0;
@@ -64,10 +66,12 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int pki_pipe_start(struct pki_pipe *p, bool threaded, pki_pipe_consume_fn consume, void *ctx)
+int pki_pipe_start(struct pki_pipe *p, bool threaded, pki_pipe_consume_fn consume,
+		   pki_pipe_prepare_fn prepare, void *ctx)
 {
 	memset(p, 0, sizeof(*p));
 	p->consume = consume;
+	p->prepare = prepare;
 	p->ctx = ctx;
 	for (int i = 0; i < PKI_PIPE_BATCHES; i++) {
 		p->batch[i].v = malloc(PKI_BATCH_SAMPLES * sizeof(*p->batch[i].v));

@@ -179,53 +179,70 @@ static int init_root(struct pki_stacks *t)
 	return 0;
 }
 
+static struct pki_path_cache *path_cache(struct pki_stacks *t, const struct pk_thread *thread)
+{
+	return &t->paths[((uintptr_t)thread >> 6) % PKI_PATH_CACHE];
+}
+
 /* The trie node of a whole callchain (callee first in frames), reusing
- * what the thread's previous chain shares with it. */
+ * what the thread's previous stack shares with it. */
 static int64_t add_path(struct pki_stacks *t, const struct pk_thread *thread,
 			const struct pk_frame *frames, size_t n)
 {
-	struct pki_path_cache *c;
-	uint32_t leaf = 0;
+	struct pki_path_cache *c = path_cache(t, thread);
+	uint32_t up[PKI_PATH_MAX], leaf = 0, id;
+	size_t m = 0;
 	bool same = true;
-	size_t d = 0;
 
-	if (!t->paths && !(t->paths = calloc(PKI_PATH_CACHE, sizeof(*t->paths))))
-		return -ENOMEM;
-	c = &t->paths[((uintptr_t)thread >> 6) % PKI_PATH_CACHE];
-	if (c->thread != thread) {
-		c->thread = thread;
-		c->n = 0;
-	}
+	/* the previous path, leaf first (none when deeper than up[]) */
+	for (id = c->thread == thread ? c->leaf : 0; id && m < PKI_PATH_MAX;
+	     id = t->nodes[id].parent)
+		up[m++] = id;
+	if (id)
+		m = 0;
 	/* from the outermost caller down to the leaf */
-	for (size_t i = n; i-- > 0; d++) {
+	for (size_t i = n, d = 0; i-- > 0; d++) {
 		const struct pk_location *l = &frames[i].loc;
-		int64_t id;
+		int64_t child;
 
-		same = same && d < c->n && loc_same(&c->locs[d], l);
+		same = same && d < m && loc_same(&t->nodes[up[m - 1 - d]].loc, l);
 		if (same) {
-			leaf = c->ids[d];
+			leaf = up[m - 1 - d];
 			continue;
 		}
-		if ((id = node_id(t, leaf, l)) < 0)
-			return id;
-		leaf = (uint32_t)id;
-		if (d < PKI_PATH_MAX) {
-			c->ids[d] = leaf;
-			c->locs[d] = *l;
-		}
+		if ((child = node_id(t, leaf, l)) < 0)
+			return child;
+		leaf = (uint32_t)child;
 	}
-	c->n = (uint32_t)(d < PKI_PATH_MAX ? d : PKI_PATH_MAX);
+	c->thread = thread;
+	c->leaf = leaf;
 	return leaf;
 }
 
 /* ---- stacks ------------------------------------------------------------ */
 
-static uint64_t stack_key_hash(const struct pki_stack *k)
+/* One location into a running hash: the recorded address, symbol and
+ * cpumode nearly always tell locations apart. */
+static inline uint64_t fold_loc(uint64_t h, const struct pk_location *l)
+{
+	h = (h ^ l->ip ^ ((uintptr_t)l->sym << 7) ^ ((uint64_t)l->cpumode << 61)) *
+	    0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+/* A stack is known by its content: key fields, location and every frame,
+ * so a stack seen before is found without building its path (most
+ * samples repeat one). */
+static uint64_t stack_content_hash(const struct pki_stack *k, const struct pk_location *loc,
+				   const struct pk_frame *frames, size_t n)
 {
 	uint64_t h = mix((uintptr_t)k->attr, (uintptr_t)k->comm);
 
 	h = mix(h, (uintptr_t)k->thread ^ ((uint64_t)k->cpu << 48));
-	return mix(h, ((uint64_t)k->loc << 32) | k->leaf);
+	h = fold_loc(h, loc);
+	for (size_t i = 0; i < n; i++)
+		h = fold_loc(h, &frames[i].loc);
+	return mix(h, n);
 }
 
 static uint64_t stack_hash_id(const void *ctx, uint32_t id)
@@ -233,10 +250,26 @@ static uint64_t stack_hash_id(const void *ctx, uint32_t id)
 	return ((const struct pki_stacks *)ctx)->v[id].hash;
 }
 
-static bool stack_same(const struct pki_stack *a, const struct pki_stack *k)
+/* Whether the trie path ending at leaf holds exactly frames (callee
+ * first); a stack seen before has its nodes in cache. */
+static bool path_is(const struct pki_stacks *t, uint32_t leaf, const struct pk_frame *frames,
+		    size_t n)
 {
-	return a->hash == k->hash && a->attr == k->attr && a->comm == k->comm &&
-	       a->thread == k->thread && a->cpu == k->cpu && a->loc == k->loc && a->leaf == k->leaf;
+	uint32_t id = leaf;
+
+	for (size_t i = 0; i < n; i++, id = t->nodes[id].parent)
+		if (!id || !loc_same(&t->nodes[id].loc, &frames[i].loc))
+			return false;
+	return !id;
+}
+
+static bool stack_is(const struct pki_stacks *t, const struct pki_stack *s,
+		     const struct pki_stack *k, const struct pk_location *loc,
+		     const struct pk_frame *frames, size_t n)
+{
+	return s->hash == k->hash && s->attr == k->attr && s->comm == k->comm &&
+	       s->thread == k->thread && s->cpu == k->cpu && loc_same(&t->locs[s->loc], loc) &&
+	       path_is(t, s->leaf, frames, n);
 }
 
 /* The sample's place in the log (pki_stacks.log). */
@@ -269,26 +302,20 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 		   const struct pk_frame *frames, size_t nr_frames)
 {
 	int64_t id;
-	uint32_t leaf = 0;
 	uint64_t slot;
 	size_t j;
 
-	if (init_root(t) ||
-	    (nr_frames && (id = add_path(t, k->first_thread, frames, nr_frames)) < 0))
+	if (init_root(t) || idtab_grow(&t->stack_tab, t->nr, stack_hash_id, t))
 		return -ENOMEM;
-	leaf = nr_frames ? (uint32_t)id : 0;
-	if ((id = loc_id(t, loc)) < 0)
-		return -ENOMEM;
-	k->loc = (uint32_t)id;
-	k->leaf = leaf;
-	k->hash = stack_key_hash(k);
-	if (idtab_grow(&t->stack_tab, t->nr, stack_hash_id, t))
+	if (!t->paths && !(t->paths = calloc(PKI_PATH_CACHE, sizeof(*t->paths))))
 		return -ENOMEM;
 	for (j = k->hash & (t->stack_tab.nr_slots - 1); (slot = t->stack_tab.slots[j]);
 	     j = (j + 1) & (t->stack_tab.nr_slots - 1)) {
 		struct pki_stack *s = &t->v[slot_id(slot)];
 
-		if (slot_tag_is(slot, k->hash) && stack_same(s, k)) {
+		if (slot_tag_is(slot, k->hash) && stack_is(t, s, k, loc, frames, nr_frames)) {
+			*path_cache(t, k->first_thread) = (struct pki_path_cache){k->first_thread,
+										  s->leaf};
 			s->period += k->period;
 			s->count += k->count;
 			if (t->log_mode == 2 || (t->log_mode == 1 && s->unresolved))
@@ -296,6 +323,15 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 			return 0;
 		}
 	}
+	/* a new stack: its path and location are stored once */
+	k->leaf = 0;
+	if (nr_frames && (id = add_path(t, k->first_thread, frames, nr_frames)) < 0)
+		return (int)id;
+	if (nr_frames)
+		k->leaf = (uint32_t)id;
+	if ((id = loc_id(t, loc)) < 0)
+		return (int)id;
+	k->loc = (uint32_t)id;
 	if (pki_grow_array((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v)))
 		return -ENOMEM;
 	/* first_thread and first_cpu are not part of the key: they stay those
@@ -305,6 +341,25 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 	t->nr_walk_keys += nr_frames + 1;
 	t->stack_tab.slots[j] = slot_make(k->hash, (uint32_t)t->nr++);
 	return t->log_mode ? log_sample(t, (uint32_t)t->nr - 1, k->period) : 0;
+}
+
+uint64_t pki_stacks_hash(const struct pki_stack *k, const struct pk_location *loc,
+			 const struct pk_frame *frames, size_t nr_frames)
+{
+	return stack_content_hash(k, loc, frames, nr_frames);
+}
+
+void pki_stacks_prefetch(const struct pki_stacks *t, uint64_t hash, int step)
+{
+	const uint64_t *at;
+
+	if (!t->stack_tab.nr_slots)
+		return;
+	at = &t->stack_tab.slots[hash & (t->stack_tab.nr_slots - 1)];
+	if (!step)
+		__builtin_prefetch(at);
+	else if (*at && slot_tag_is(*at, hash))
+		__builtin_prefetch(&t->v[slot_id(*at)]);
 }
 
 const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struct pki_stack *s)
