@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/perfkit.h>
+#include "gen_records.h"
 
 #define NR_SAMPLES  3000
 #define MAX_DEPTH   10
@@ -37,56 +38,6 @@
 #define PERIOD	    250000
 #define RUN_START   0xb09f353df0000000ULL
 
-struct rec {
-	uint8_t b[1024];
-	size_t n;
-};
-
-static void put(struct rec *r, const void *p, size_t n)
-{
-	if (r->n + n <= sizeof(r->b)) {
-		memcpy(r->b + r->n, p, n);
-		r->n += n;
-	}
-}
-
-static void u64(struct rec *r, uint64_t v)
-{
-	put(r, &v, 8);
-}
-
-static void u32x2(struct rec *r, uint32_t a, uint32_t b)
-{
-	put(r, &a, 4);
-	put(r, &b, 4);
-}
-
-/* NUL-terminated, padded to 8 bytes */
-static void str(struct rec *r, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	static const uint8_t zero[8];
-
-	put(r, s, n);
-	put(r, zero, (8 - n % 8) % 8);
-}
-
-static void start(struct rec *r, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = {.type = type, .misc = misc};
-
-	r->n = 0;
-	put(r, &h, sizeof(h));
-}
-
-static int emit(struct pk_writer *w, struct rec *r)
-{
-	struct perf_event_header *h = (struct perf_event_header *)r->b;
-
-	h->size = (uint16_t)r->n;
-	return pk_writer_write(w, r->b, r->n);
-}
-
 /* sample_id_all trailer for TID|TIME|ID|CPU */
 static void trailer(struct rec *r, uint32_t pid, uint32_t tid, uint64_t time, uint64_t id)
 {
@@ -94,16 +45,6 @@ static void trailer(struct rec *r, uint32_t pid, uint32_t tid, uint64_t time, ui
 	u64(r, time);
 	u64(r, id);
 	u32x2(r, 0, 0);
-}
-
-static uint64_t rnd_state = 0x2545f4914f6cdd1dULL;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
 }
 
 /* The executable mapped into every process and the functions in it. */
@@ -411,6 +352,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gen_replay_records late|comms|kernel|events OUTPUT BINARY\n");
 		return 2;
 	}
+	rnd_seed(0x2545f4914f6cdd1dULL);
 	if (!strcmp(argv[1], "late")) {
 		sel[nr_sel++] = 0;
 	} else if (!strcmp(argv[1], "comms")) {

@@ -14,59 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/perfkit.h>
+#include "gen_records.h"
 
 #define PID   4242
 #define CHILD 4243
-
-struct rec {
-	uint8_t b[1024];
-	size_t n;
-};
-
-static void put(struct rec *r, const void *p, size_t n)
-{
-	if (r->n + n <= sizeof(r->b)) {
-		memcpy(r->b + r->n, p, n);
-		r->n += n;
-	}
-}
-
-static void u64(struct rec *r, uint64_t v)
-{
-	put(r, &v, 8);
-}
-
-static void u32x2(struct rec *r, uint32_t a, uint32_t b)
-{
-	put(r, &a, 4);
-	put(r, &b, 4);
-}
-
-/* NUL-terminated, padded to 8 bytes */
-static void str(struct rec *r, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	static const uint8_t zero[8];
-
-	put(r, s, n);
-	put(r, zero, (8 - n % 8) % 8);
-}
-
-static void start(struct rec *r, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = {.type = type, .misc = misc};
-
-	r->n = 0;
-	put(r, &h, sizeof(h));
-}
-
-static int emit(struct pk_writer *w, struct rec *r)
-{
-	struct perf_event_header *h = (struct perf_event_header *)r->b;
-
-	h->size = (uint16_t)r->n;
-	return pk_writer_write(w, r->b, r->n);
-}
 
 /* sample_id_all trailer for TID|TIME|ID|CPU */
 static void trailer(struct rec *r, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
@@ -75,16 +26,6 @@ static void trailer(struct rec *r, uint32_t pid, uint32_t tid, uint64_t time, ui
 	u64(r, time);
 	u64(r, 1);
 	u32x2(r, cpu, 0);
-}
-
-static uint64_t rnd_state = 88172645463325252ULL;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
 }
 
 /* One bit out of n, or none, most of the time: keeps the decoded text
