@@ -102,24 +102,23 @@ bool pki_hist_entry_same(const struct pk_hist *h, const struct pk_hist_entry *a,
 	return true;
 }
 
+struct entry_ctx {
+	const struct pk_hist *h;
+	const struct hist_event *he;
+};
+
+static uint64_t entry_hash_id(const void *ctx, uint32_t i)
+{
+	const struct entry_ctx *c = ctx;
+
+	return pki_hist_entry_hash(c->h, &c->he->v[i]);
+}
+
 static int grow_slots(const struct pk_hist *h, struct hist_event *he)
 {
-	size_t n = he->nr_slots ? he->nr_slots * 2 : 1024;
-	uint32_t *slots = calloc(n, sizeof(*slots));
+	struct entry_ctx c = {h, he};
 
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < he->nr; i++) {
-		size_t j = pki_hist_entry_hash(h, &he->v[i]) & (n - 1);
-
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(he->slots);
-	he->slots = slots;
-	he->nr_slots = n;
-	return 0;
+	return pki_slots_grow(&he->slots, &he->nr_slots, he->nr, 1024, entry_hash_id, &c);
 }
 
 static struct pk_hist_entry *findnew(struct pk_hist *h, struct hist_event *he,

@@ -180,6 +180,12 @@ struct pki_stacks {
 				 * walking them can give */
 };
 
+/* Room in *slots (*nr_slots, a power of two, first when none yet) for an
+ * element beside nr others, at most half full: when it grows, elements
+ * 0 .. nr - 1 are placed again by hash(ctx, i) (hist_slots.c). */
+int pki_slots_grow(uint32_t **slots, size_t *nr_slots, size_t nr, size_t first,
+		   uint64_t (*hash)(const void *ctx, uint32_t i), const void *ctx);
+
 /* Room for element nr of *v (*alloc of elem bytes), doubling; 0, -ENOMEM,
  * or -EOVERFLOW past 2^32 - 2 elements (indices are 32-bit). */
 int pki_grow_array(void **v, size_t *alloc, size_t nr, size_t elem);

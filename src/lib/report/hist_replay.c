@@ -164,27 +164,23 @@ static int rp_grow_prim(struct rp_event *re)
 	return 0;
 }
 
+struct prim_ctx {
+	const struct pk_hist *h;
+	const struct rp_event *re;
+};
+
+static uint64_t prim_hash(const void *ctx, uint32_t i)
+{
+	const struct prim_ctx *c = ctx;
+
+	return pki_hist_entry_hash(c->h, &c->re->t.keys[c->re->prim_node[i]]);
+}
+
 static int rp_slots(struct pk_hist *h, struct rp_event *re)
 {
-	size_t n = re->nr_slots ? re->nr_slots * 2 : 1024;
-	uint32_t *slots;
+	struct prim_ctx c = {h, re};
 
-	if ((re->nr_prim + 1) * 2 <= re->nr_slots)
-		return 0;
-	slots = calloc(n, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < re->nr_prim; i++) {
-		size_t j = pki_hist_entry_hash(h, &re->t.keys[re->prim_node[i]]) & (n - 1);
-
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(re->slots);
-	re->slots = slots;
-	re->nr_slots = n;
-	return 0;
+	return pki_slots_grow(&re->slots, &re->nr_slots, re->nr_prim, 1024, prim_hash, &c);
 }
 
 /* The primary of key, or its slot (*slot) when it has none. */
@@ -374,27 +370,17 @@ static uint64_t group_hash(const char *comm, uint32_t name)
 	return x ^ (x >> 29);
 }
 
+static uint64_t group_hash_id(const void *ctx, uint32_t g)
+{
+	const struct rp_group *v = ctx;
+
+	return group_hash(v[g].comm, v[g].name);
+}
+
 static int group_slots_grow(struct replay *rp)
 {
-	size_t n = rp->nr_group_slots ? rp->nr_group_slots * 2 : 256;
-	uint32_t *v;
-
-	if ((rp->nr_groups + 1) * 2 <= rp->nr_group_slots)
-		return 0;
-	v = calloc(n, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t g = 0; g < rp->nr_groups; g++) {
-		size_t j = group_hash(rp->groups[g].comm, rp->groups[g].name) & (n - 1);
-
-		while (v[j])
-			j = (j + 1) & (n - 1);
-		v[j] = (uint32_t)g + 1;
-	}
-	free(rp->group_slots);
-	rp->group_slots = v;
-	rp->nr_group_slots = n;
-	return 0;
+	return pki_slots_grow(&rp->group_slots, &rp->nr_group_slots, rp->nr_groups, 256,
+			      group_hash_id, rp->groups);
 }
 
 /* The group of an unresolved key, its address added: group + 1, or a
