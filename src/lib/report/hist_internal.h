@@ -304,20 +304,6 @@ enum pki_rank_field {
 
 int pki_hist_rank(const struct pk_hist_entry *v, size_t n, enum pki_rank_field f, uint32_t *rank);
 
-/* An entry's grouping keys with its strings ranked, for replaying perf's
- * grouping trees with pki_hist_gkey_cmp() as pki_hist_perf_cmp() would
- * compare the entries. */
-struct pki_gkey {
-	const struct pk_symbol *sym;
-	uint64_t addr;
-	uint32_t dso;				/* rank */
-	uint32_t k[PK_HIST_KEY_MAX];		/* by sort key; unused for sym */
-};
-
-/* g[i] for v[i] (n of them) under this thread's sort keys. */
-int pki_hist_gkeys(const struct pk_hist_entry *v, size_t n, struct pki_gkey *g);
-int pki_hist_gkey_cmp(const struct sort_ctx *x, const struct pki_gkey *l,
-		      const struct pki_gkey *r);
 /* perf's comparison of two symbols of one DSO (left, right; hist_sort.c). */
 int pki_hist_sym_cmp(const struct pk_symbol *l, const struct pk_symbol *r);
 
@@ -326,5 +312,13 @@ int pki_hist_sym_cmp(const struct pk_symbol *l, const struct pk_symbol *r);
  * output; v ends in the last tree's order.  On failure (-ENOMEM) v is as
  * it was. */
 int pki_hist_replay(struct pk_hist_entry *v, uint64_t n, int grouping, bool output);
+/* The same with the last grouping pass perf's collapsed tree: entries it
+ * finds equal are merged (*n shrinks).  *sorted when the output pass was
+ * made too. */
+int pki_hist_replay_collapse(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n,
+			     int grouping, bool *sorted);
+/* This thread's sort context for a view (hist_sort.c). */
+void pki_hist_set_view(const enum pk_hist_key *keys, uint32_t nr_keys, bool children,
+		       int callchain);
 
 #endif

@@ -100,116 +100,23 @@ void pki_itree_free(struct pki_itree *t)
 	pki_itree_init(t);
 }
 
-/* The collapsed tree: nodes are indices into the entries, each compared
- * by its ranked keys (hist_replay.c). */
-struct ctree {
-	struct pki_rbidx rb;
-	const struct pki_gkey *g;
-	const struct sort_ctx *x;
-};
-
-/* perf's lookup of entry i: the node equal to it, else NIL with i
- * inserted where the search ended. */
-static uint32_t ctree_findnew(struct ctree *t, uint32_t i)
-{
-	uint32_t cur = t->rb.root, p = NIL;
-	bool left = false;
-
-	while (cur != NIL) {
-		int c = pki_hist_gkey_cmp(t->x, &t->g[cur], &t->g[i]);
-
-		if (!c)
-			return cur;
-		p = cur;
-		left = c < 0;
-		cur = left ? t->rb.left[p] : t->rb.right[p];
-	}
-	pki_rbidx_link(&t->rb, i, p, left);
-	return NIL;
-}
-
-/* v[0, n) in the tree's order, the merged ones left out; returns how
- * many. */
-static uint64_t ctree_compact(const struct ctree *t, struct pk_hist_entry *v,
-			      struct pk_hist_entry *out)
-{
-	uint64_t k = 0;
-
-	for (uint32_t x = pki_rbidx_first(&t->rb); x != NIL; x = pki_rbidx_next(&t->rb, x))
-		out[k++] = v[x];
-	memcpy(v, out, k * sizeof(*v));
-	return k;
-}
-
-static int ctree_init(struct ctree *t, const struct pk_hist_entry *v, uint64_t n)
-{
-	uint32_t *idx = malloc(3 * n * sizeof(*idx));
-	struct pki_gkey *g = malloc(n * sizeof(*g));
-	int err = idx && g ? 0 : -ENOMEM;
-
-	t->rb = (struct pki_rbidx){.left = idx,
-				   .right = idx + n,
-				   .parent = idx + 2 * n,
-				   .red = malloc(n * sizeof(bool)),
-				   .root = NIL};
-	t->g = g;
-	t->x = pki_hist_sort_ctx();
-	if (!err && !t->rb.red)
-		err = -ENOMEM;
-	if (!err)
-		err = pki_hist_gkeys(v, n, g);
-	return err;
-}
-
-static void ctree_free(struct ctree *t)
-{
-	free(t->rb.left);
-	free(t->rb.red);
-	free((void *)t->g);
-}
-
 /*
- * perf's collapsed tree over entries in the input tree's order: an entry
- * equal to one already there is merged into it (the first one keeps its
- * place and label).  v is compacted to the collapsed tree's order.
+ * perf's collapsed tree over entries in the input tree's order, when a
+ * key needs it (hist_replay.c): an entry equal to one already there is
+ * merged into it (the first one keeps its place and label).  Then the
+ * output order.
  */
-static int collapse(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n)
-{
-	struct pk_hist_entry *out;
-	struct ctree t;
-	int err;
-
-	if (*n < 2)
-		return 0;
-	if (*n >= UINT32_MAX)
-		return -EOVERFLOW;
-	out = malloc(*n * sizeof(*out));
-	err = out ? ctree_init(&t, v, *n) : -ENOMEM;
-	for (uint32_t i = 0; i < *n && !err; i++) {
-		uint32_t z = ctree_findnew(&t, i);
-
-		/* merged: stats and call tree go to the entry found */
-		if (z != NIL)
-			err = pki_hist_entry_merge(a, &v[z], &v[i]);
-	}
-	if (!err)
-		*n = ctree_compact(&t, v, out);
-	if (out)
-		ctree_free(&t);
-	free(out);
-	return err;
-}
-
 int pki_hist_sort_replayed(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n,
 			   const enum pk_hist_key *keys, uint32_t nr_keys, bool children,
 			   int callchain)
 {
+	bool sorted = false;
 	int err = 0;
 
-	pki_hist_set_keys(keys, nr_keys);
+	pki_hist_set_view(keys, nr_keys, children, callchain);
 	if (pki_hist_grouping_passes(keys, nr_keys) > 1)
-		err = collapse(a, v, n);
-	if (!err)
+		err = pki_hist_replay_collapse(a, v, n, 1, &sorted);
+	if (!err && !sorted)
 		pki_hist_sort_output(v, *n, keys, nr_keys, children, callchain, 1);
 	return err;
 }

@@ -18,6 +18,15 @@
 
 #define NIL PKI_RBIDX_NIL
 
+/* An entry's grouping keys, compared as pki_hist_perf_cmp() compares the
+ * entries. */
+struct gkey {
+	const struct pk_symbol *sym;
+	uint64_t addr;
+	uint32_t dso;		     /* rank */
+	uint32_t k[PK_HIST_KEY_MAX]; /* by sort key; unused for sym */
+};
+
 /* What perf's output comparison looks at (cmp_output() in hist_sort.c). */
 struct okey {
 	uint64_t children, self;
@@ -58,7 +67,7 @@ static void ranks_free(struct ranks *r)
 }
 
 static int ranks_get(struct ranks *r, const struct pk_hist_entry *v, size_t n,
-		     const struct sort_ctx *x, bool grouping)
+		     const struct sort_ctx *x, bool grouping, bool output)
 {
 	bool sym = has_key(x, PK_HIST_KEY_SYM);
 	int err = 0;
@@ -68,7 +77,7 @@ static int ranks_get(struct ranks *r, const struct pk_hist_entry *v, size_t n,
 		err = rank_one(v, n, PKI_RANK_COMM, &r->comm);
 	if (!err && (has_key(x, PK_HIST_KEY_DSO) || (grouping && sym)))
 		err = rank_one(v, n, PKI_RANK_DSO, &r->dso);
-	if (!err && !grouping && sym)
+	if (!err && output && sym)
 		err = rank_one(v, n, PKI_RANK_SYM, &r->sym);
 	if (err)
 		ranks_free(r);
@@ -97,7 +106,7 @@ static uint32_t key_value(enum pk_hist_key k, const struct pk_hist_entry *e, con
 }
 
 static void fill_gkeys(const struct pk_hist_entry *v, size_t n, const struct sort_ctx *x,
-		       const struct ranks *r, struct pki_gkey *g)
+		       const struct ranks *r, struct gkey *g)
 {
 	for (size_t i = 0; i < n; i++) {
 		g[i].sym = v[i].sym;
@@ -108,26 +117,13 @@ static void fill_gkeys(const struct pk_hist_entry *v, size_t n, const struct sor
 	}
 }
 
-int pki_hist_gkeys(const struct pk_hist_entry *v, size_t n, struct pki_gkey *g)
-{
-	const struct sort_ctx *x = pki_hist_sort_ctx();
-	struct ranks r;
-	int err = ranks_get(&r, v, n, x, true);
-
-	if (err)
-		return err;
-	fill_gkeys(v, n, x, &r, g);
-	ranks_free(&r);
-	return 0;
-}
-
 /* The sign of r - l: perf compares its grouping keys (left, right) so. */
 static int cmp_rev(uint32_t l, uint32_t r)
 {
 	return (r > l) - (r < l);
 }
 
-static int gkey_sym_cmp(const struct pki_gkey *l, const struct pki_gkey *r)
+static int gkey_sym_cmp(const struct gkey *l, const struct gkey *r)
 {
 	int c;
 
@@ -142,7 +138,7 @@ static int gkey_sym_cmp(const struct pki_gkey *l, const struct pki_gkey *r)
 	return pki_hist_sym_cmp(l->sym, r->sym);
 }
 
-int pki_hist_gkey_cmp(const struct sort_ctx *x, const struct pki_gkey *l, const struct pki_gkey *r)
+static int gkey_cmp(const struct sort_ctx *x, const struct gkey *l, const struct gkey *r)
 {
 	for (uint32_t i = 0; i < x->nr_keys; i++) {
 		int c = x->keys[i] == PK_HIST_KEY_SYM ? gkey_sym_cmp(l, r)
@@ -154,29 +150,33 @@ int pki_hist_gkey_cmp(const struct sort_ctx *x, const struct pki_gkey *l, const 
 	return 0;
 }
 
-static int fill_okeys(const struct pk_hist_entry *v, size_t n, const struct sort_ctx *x,
-		      struct okey *o)
+/* o[i] for the entries i of perm[0, n) */
+static void fill_okeys(const struct pk_hist_entry *v, const uint32_t *perm, uint32_t n,
+		       const struct sort_ctx *x, const struct ranks *r, struct okey *o)
 {
-	struct ranks r;
-	int err = ranks_get(&r, v, n, x, false);
+	bool depth = x->children && x->callchain != PK_CALLCHAIN_NONE;
 
-	if (err)
-		return err;
-	for (size_t i = 0; i < n; i++) {
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t i = perm[j];
 		const struct pk_hist_entry *e = &v[i];
+
+		/* the entries and their trees' roots, random in memory */
+		if (j + 16 < n)
+			__builtin_prefetch(&v[perm[j + 16]]);
+		if (depth && j + 8 < n)
+			__builtin_prefetch(v[perm[j + 8]].callchain);
 
 		o[i] = (struct okey){.children = e->children,
 				     .self = e->self,
 				     .thread = e->thread,
 				     .members = e->members,
 				     .chain = e->callchain != NULL};
-		if (e->callchain)
+		/* a cache miss each: only when compared */
+		if (e->callchain && depth)
 			o[i].depth = e->callchain->max_depth;
-		for (uint32_t j = 0; j < x->nr_keys; j++)
-			o[i].k[j] = key_value(x->keys[j], e, &r, i);
+		for (uint32_t k = 0; k < x->nr_keys; k++)
+			o[i].k[k] = key_value(x->keys[k], e, r, i);
 	}
-	ranks_free(&r);
-	return 0;
 }
 
 static int cmp_desc(uint64_t a, uint64_t b)
@@ -234,12 +234,17 @@ static int okey_cmp(const struct sort_ctx *x, const struct okey *a, const struct
 	return 0;
 }
 
-/* A tree over the entries' indices, rebuilt by each pass; perm is the
- * order the next pass inserts them in, the last one's result. */
+/*
+ * A tree over the entries' indices, rebuilt by each pass: perm[0, n) is
+ * the order the next pass inserts them in, the last one's result.  After
+ * a collapse it holds fewer than all.
+ */
 struct replay {
 	struct pki_rbidx t;
 	uint32_t *perm;
 	uint32_t n;
+	const struct sort_ctx *x;
+	struct ranks ranks;
 };
 
 static void inorder(struct replay *r)
@@ -248,10 +253,11 @@ static void inorder(struct replay *r)
 
 	for (uint32_t x = pki_rbidx_first(&r->t); x != NIL; x = pki_rbidx_next(&r->t, x))
 		r->perm[k++] = x;
+	r->n = k;
 }
 
 /* perf's grouping trees: it compares (existing, new) and goes left < 0 */
-static void grouping_pass(struct replay *r, const struct sort_ctx *x, const struct pki_gkey *g)
+static void grouping_pass(struct replay *r, const struct gkey *g)
 {
 	r->t.root = NIL;
 	for (uint32_t j = 0; j < r->n; j++) {
@@ -260,16 +266,55 @@ static void grouping_pass(struct replay *r, const struct sort_ctx *x, const stru
 
 		while (cur != NIL) {
 			p = cur;
-			left = pki_hist_gkey_cmp(x, &g[p], &g[z]) < 0;
+			left = gkey_cmp(r->x, &g[p], &g[z]) < 0;
 			cur = left ? r->t.left[p] : r->t.right[p];
 		}
 		pki_rbidx_link(&r->t, z, p, left);
 	}
 	inorder(r);
+}
+
+/* perf's lookup of entry z in its collapsed tree: the node equal to it,
+ * else NIL with z inserted where the search ended. */
+static uint32_t collapse_findnew(struct replay *r, const struct gkey *g, uint32_t z)
+{
+	uint32_t cur = r->t.root, p = NIL;
+	bool left = false;
+
+	while (cur != NIL) {
+		int c = gkey_cmp(r->x, &g[cur], &g[z]);
+
+		if (!c)
+			return cur;
+		p = cur;
+		left = c < 0;
+		cur = left ? r->t.left[p] : r->t.right[p];
+	}
+	pki_rbidx_link(&r->t, z, p, left);
+	return NIL;
+}
+
+/* perf's collapsed tree: an entry equal to one already there is merged
+ * into it (the first keeps its place and label) and leaves the order. */
+static int collapse_pass(struct replay *r, const struct gkey *g, struct pki_arena *a,
+			 struct pk_hist_entry *v)
+{
+	int err = 0;
+
+	r->t.root = NIL;
+	for (uint32_t j = 0; j < r->n && !err; j++) {
+		uint32_t z = r->perm[j], found = collapse_findnew(r, g, z);
+
+		/* stats and call tree go to the entry found */
+		if (found != NIL)
+			err = pki_hist_entry_merge(a, &v[found], &v[z]);
+	}
+	inorder(r);
+	return err;
 }
 
 /* perf's output tree: (new, existing), left < 0 */
-static void output_pass(struct replay *r, const struct sort_ctx *x, const struct okey *o)
+static void output_pass(struct replay *r, const struct okey *o)
 {
 	r->t.root = NIL;
 	for (uint32_t j = 0; j < r->n; j++) {
@@ -278,7 +323,7 @@ static void output_pass(struct replay *r, const struct sort_ctx *x, const struct
 
 		while (cur != NIL) {
 			p = cur;
-			left = okey_cmp(x, &o[z], &o[p]) < 0;
+			left = okey_cmp(r->x, &o[z], &o[p]) < 0;
 			cur = left ? r->t.left[p] : r->t.right[p];
 		}
 		pki_rbidx_link(&r->t, z, p, left);
@@ -286,18 +331,25 @@ static void output_pass(struct replay *r, const struct sort_ctx *x, const struct
 	inorder(r);
 }
 
-static int replay_init(struct replay *r, uint32_t n)
+static void replay_free(struct replay *r)
+{
+	free(r->t.left);
+	free(r->t.red);
+	ranks_free(&r->ranks);
+}
+
+static int replay_init(struct replay *r, const struct pk_hist_entry *v, uint32_t n, bool grouping,
+		       bool output)
 {
 	uint32_t *idx = malloc(4 * (size_t)n * sizeof(*idx));
 
-	*r = (struct replay){.t = {.root = NIL}, .n = n};
+	*r = (struct replay){.t = {.root = NIL}, .n = n, .x = pki_hist_sort_ctx()};
 	r->t.red = malloc(n * sizeof(*r->t.red));
-	if (!idx || !r->t.red) {
-		free(idx);
-		free(r->t.red);
+	r->t.left = idx;
+	if (!idx || !r->t.red || ranks_get(&r->ranks, v, n, r->x, grouping, output)) {
+		replay_free(r);
 		return -ENOMEM;
 	}
-	r->t.left = idx;
 	r->t.right = idx + n;
 	r->t.parent = idx + 2 * (size_t)n;
 	r->perm = idx + 3 * (size_t)n;
@@ -306,60 +358,54 @@ static int replay_init(struct replay *r, uint32_t n)
 	return 0;
 }
 
-static void replay_free(struct replay *r)
+/* Grouping passes, the last one collapsing (merging into v) when a is
+ * given; nothing is merged unless all their memory was had. */
+static int run_grouping(struct replay *r, struct pk_hist_entry *v, int passes, struct pki_arena *a)
 {
-	free(r->t.left);
-	free(r->t.red);
-}
-
-/* v in the order perm says. */
-static int permute(struct pk_hist_entry *v, const uint32_t *perm, uint32_t n)
-{
-	struct pk_hist_entry *out = malloc(n * sizeof(*out));
-
-	if (!out)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n; i++)
-		out[i] = v[perm[i]];
-	memcpy(v, out, n * sizeof(*v));
-	free(out);
-	return 0;
-}
-
-static int run_grouping(struct replay *r, const struct pk_hist_entry *v, int passes)
-{
-	struct pki_gkey *g;
-	int err;
+	struct gkey *g;
+	int err = 0;
 
 	if (passes <= 0)
 		return 0;
 	g = malloc(r->n * sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	err = pki_hist_gkeys(v, r->n, g);
-	for (int i = 0; i < passes && !err; i++)
-		grouping_pass(r, pki_hist_sort_ctx(), g);
+	fill_gkeys(v, r->n, r->x, &r->ranks, g);
+	for (int i = 0; i < passes && !err; i++) {
+		if (a && i == passes - 1)
+			err = collapse_pass(r, g, a, v);
+		else
+			grouping_pass(r, g);
+	}
 	free(g);
 	return err;
 }
 
-static int run_output(struct replay *r, const struct pk_hist_entry *v)
+/* nodes: how many entries the tree's indices go up to */
+static int run_output(struct replay *r, const struct pk_hist_entry *v, uint32_t nodes)
 {
-	const struct sort_ctx *x = pki_hist_sort_ctx();
-	struct okey *o = malloc(r->n * sizeof(*o));
-	int err;
+	struct okey *o = malloc(nodes * sizeof(*o));
 
 	if (!o)
 		return -ENOMEM;
-	err = fill_okeys(v, r->n, x, o);
-	if (!err)
-		output_pass(r, x, o);
+	fill_okeys(v, r->perm, r->n, r->x, &r->ranks, o);
+	output_pass(r, o);
 	free(o);
-	return err;
+	return 0;
+}
+
+/* v[0, n) becomes v[perm[0]], ... v[perm[n - 1]], through out (n). */
+static void permute(struct pk_hist_entry *v, const uint32_t *perm, uint32_t n,
+		    struct pk_hist_entry *out)
+{
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = v[perm[i]];
+	memcpy(v, out, n * sizeof(*v));
 }
 
 int pki_hist_replay(struct pk_hist_entry *v, uint64_t n, int grouping, bool output)
 {
+	struct pk_hist_entry *out;
 	struct replay r;
 	int err;
 
@@ -367,14 +413,53 @@ int pki_hist_replay(struct pk_hist_entry *v, uint64_t n, int grouping, bool outp
 		return -EOVERFLOW;
 	if (n < 2)
 		return 0;
-	err = replay_init(&r, (uint32_t)n);
-	if (err)
-		return err;
-	err = run_grouping(&r, v, grouping);
-	if (!err && output)
-		err = run_output(&r, v);
-	if (!err)
-		err = permute(v, r.perm, r.n);
-	replay_free(&r);
+	out = malloc(n * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	err = replay_init(&r, v, (uint32_t)n, grouping > 0, output);
+	if (!err) {
+		err = run_grouping(&r, v, grouping, NULL);
+		if (!err && output)
+			err = run_output(&r, v, (uint32_t)n);
+		if (!err)
+			permute(v, r.perm, r.n, out);
+		replay_free(&r);
+	}
+	free(out);
+	return err;
+}
+
+/*
+ * Once entries are merged the survivors must move to the front whatever
+ * else fails: their memory is had before.  Without memory for the output
+ * pass *sorted stays false, the caller's to sort.
+ */
+int pki_hist_replay_collapse(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n,
+			     int grouping, bool *sorted)
+{
+	struct pk_hist_entry *out;
+	struct replay r;
+	int err;
+
+	*sorted = false;
+	if (*n >= UINT32_MAX)
+		return -EOVERFLOW;
+	if (*n < 2 || grouping <= 0)
+		return 0;
+	out = malloc(*n * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	err = replay_init(&r, v, (uint32_t)*n, true, true);
+	if (!err) {
+		err = run_grouping(&r, v, grouping, a);
+		if (!err)
+			*sorted = !run_output(&r, v, (uint32_t)*n);
+		if (!err) {
+			permute(v, r.perm, r.n, out);
+			*n = r.n;
+		}
+		replay_free(&r);
+	}
+	free(out);
 	return err;
 }

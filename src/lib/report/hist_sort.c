@@ -277,6 +277,12 @@ void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys)
 	set_ctx(keys, nr_keys, false, PK_CALLCHAIN_NONE, 1);
 }
 
+void pki_hist_set_view(const enum pk_hist_key *keys, uint32_t nr_keys, bool children,
+		       int callchain)
+{
+	set_ctx(keys, nr_keys, children, callchain, 1);
+}
+
 int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r)
 {
 	return perf_entry_cmp(l, r);
