@@ -121,63 +121,6 @@ static void print_samples_line(FILE *out, const struct report_layout *l, const s
 	fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
-#define FLUSH_BYTES (1u << 20)
-
-/*
- * The call trees' roots lie scattered in the library's arena, and most
- * entries only need a look at a root and its first child to find nothing
- * to print: three dependent cache misses per entry, which were most of
- * the time printing took.  They are fetched a few entries ahead, each step once
- * the one before it has arrived.  (Inlined: gcc finds a function that
- * only prefetches free of side effects and drops the calls to it.)
- */
-static inline __attribute__((always_inline)) void prefetch_trees(const struct pk_hist_event *ev,
-								 uint64_t i)
-{
-	const struct pk_callchain_node *r;
-
-	if (i + 16 < ev->nr_entries)
-		__builtin_prefetch(ev->entries[i + 16].callchain);
-	if (i + 8 < ev->nr_entries && (r = ev->entries[i + 8].callchain))
-		__builtin_prefetch(r->children);
-	if (i + 4 < ev->nr_entries && (r = ev->entries[i + 4].callchain) && r->nr_children)
-		__builtin_prefetch(r->children[0]);
-}
-
-/* The entries and their call trees, formatted in memory and written in
- * big pieces. */
-static int print_entries(FILE *out, struct report_layout *l, const struct pk_hist_event *ev,
-			 const struct report_stdio_opts *o, uint64_t total)
-{
-	struct report_out *b = malloc(sizeof(*b));
-	int err = 0;
-
-	if (!b)
-		return -ENOMEM;
-	report_out_init(b);
-	for (uint64_t i = 0; i < ev->nr_entries && !err; i++) {
-		const struct pk_hist_entry *e = &ev->entries[i];
-		uint64_t v = l->children ? e->children : e->self;
-
-		if (l->cg.mode != REPORT_GRAPH_NONE)
-			prefetch_trees(ev, i);
-		if (o->percent_limit > 0 && total &&
-		    100.0 * (double)v / (double)total < o->percent_limit)
-			continue;
-		report_columns_entry(b, l, e, ev);
-		/* the trees are of all samples, even with --percentage
-		 * relative */
-		report_callchain_print(b, e, ev->total_period, &l->cg);
-		if (b->len >= FLUSH_BYTES)
-			err = report_out_flush(b, out);
-	}
-	if (!err)
-		err = report_out_flush(b, out);
-	report_out_free(b);
-	free(b);
-	return err;
-}
-
 static int print_event(FILE *out, struct report_layout *l, const struct pk_hist_event *ev,
 		       const struct report_stdio_opts *o)
 {
@@ -191,7 +134,7 @@ static int print_event(FILE *out, struct report_layout *l, const struct pk_hist_
 		print_samples_line(out, l, ev);
 		report_columns_header(out, l);
 	}
-	err = print_entries(out, l, ev, o, total);
+	err = report_entries_print(out, l, ev, o->percent_limit, total);
 	fputs("\n\n", out);
 	return err;
 }
