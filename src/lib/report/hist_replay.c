@@ -138,7 +138,9 @@ static int gkey_sym_cmp(const struct gkey *l, const struct gkey *r)
 	return pki_hist_sym_cmp(l->sym, r->sym);
 }
 
-static int gkey_cmp(const struct sort_ctx *x, const struct gkey *l, const struct gkey *r)
+/* inlined into the passes' loops, which make millions of calls */
+static inline __attribute__((always_inline)) int
+gkey_cmp(const struct sort_ctx *x, const struct gkey *l, const struct gkey *r)
 {
 	for (uint32_t i = 0; i < x->nr_keys; i++) {
 		int c = x->keys[i] == PK_HIST_KEY_SYM ? gkey_sym_cmp(l, r)
@@ -160,9 +162,12 @@ static void fill_okeys(const struct pk_hist_entry *v, const uint32_t *perm, uint
 		uint32_t i = perm[j];
 		const struct pk_hist_entry *e = &v[i];
 
-		/* the entries and their trees' roots, random in memory */
-		if (j + 16 < n)
-			__builtin_prefetch(&v[perm[j + 16]]);
+		/* the entries (over two cache lines) and their trees' roots,
+		 * random in memory */
+		if (j + 16 < n) {
+			__builtin_prefetch(&v[perm[j + 16]].self);
+			__builtin_prefetch(&v[perm[j + 16]].callchain);
+		}
 		if (depth && j + 8 < n)
 			__builtin_prefetch(v[perm[j + 8]].callchain);
 
