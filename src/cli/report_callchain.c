@@ -15,7 +15,7 @@
 #define COLUMN 11	/* width of one level */
 
 struct graph {
-	FILE *out;
+	struct report_out *out;
 	const struct callchain_print *p;
 	uint64_t total;		/* what the percentages are of */
 	uint64_t min_hit;	/* smaller branches are not shown */
@@ -28,12 +28,15 @@ static uint64_t cumul(const struct pk_callchain_node *n)
 	return n->hit + n->children_hit;
 }
 
-static void print_name(FILE *out, const struct pk_callchain_node *n)
+static void print_name(struct report_out *out, const struct pk_callchain_node *n)
 {
-	if (n->sym)
-		fprintf(out, "%s%s", n->sym->name, n->sym->inlined ? " (inlined)" : "");
-	else
-		fprintf(out, "%#" PRIx64, n->ip);
+	if (!n->sym) {
+		report_out_hex(out, n->ip, 0, true);
+		return;
+	}
+	report_out_puts(out, n->sym->name);
+	if (n->sym->inlined)
+		report_out_puts(out, " (inlined)");
 }
 
 /*
@@ -54,15 +57,17 @@ static bool open_level(uint32_t mask, int i)
 
 static void left_margin(struct graph *g)
 {
-	fprintf(g->out, "%*s", MARGIN + g->margin, "");
+	report_out_fill(g->out, ' ', (size_t)(MARGIN + g->margin));
 }
 
 static void level_line(struct graph *g, int depth, uint32_t mask)
 {
 	left_margin(g);
-	for (int i = 0; i < depth; i++)
-		fprintf(g->out, "%c%*s", open_level(mask, i) ? '|' : ' ', COLUMN - 1, "");
-	fputc('\n', g->out);
+	for (int i = 0; i < depth; i++) {
+		report_out_putc(g->out, open_level(mask, i) ? '|' : ' ');
+		report_out_fill(g->out, ' ', COLUMN - 1);
+	}
+	report_out_putc(g->out, '\n');
 	g->lines++;
 }
 
@@ -71,15 +76,17 @@ static void frame_line(struct graph *g, const struct pk_callchain_node *run,
 {
 	left_margin(g);
 	for (int i = 0; i < depth; i++) {
-		fputc(open_level(mask, i) ? '|' : ' ', g->out);
-		if (run == n && i == depth - 1)
-			fprintf(g->out, "--%.2f%%--",
-				g->total ? 100.0 * (double)cumul(run) / (double)g->total : 0.0);
-		else
-			fprintf(g->out, "%*s", COLUMN - 1, "");
+		report_out_putc(g->out, open_level(mask, i) ? '|' : ' ');
+		if (run == n && i == depth - 1) {
+			report_out_write(g->out, "--", 2);
+			report_out_pct(g->out, cumul(run), g->total, 0);
+			report_out_write(g->out, "%--", 3);
+		} else {
+			report_out_fill(g->out, ' ', COLUMN - 1);
+		}
 	}
 	print_name(g->out, n);
-	fputc('\n', g->out);
+	report_out_putc(g->out, '\n');
 	g->lines++;
 }
 
@@ -121,9 +128,9 @@ static const struct pk_callchain_node *print_single_root(struct graph *g,
 			skip = false;
 		} else if (!printed) {
 			left_margin(g);
-			fputs("|\n", g->out);
+			report_out_write(g->out, "|\n", 2);
 			left_margin(g);
-			fputs("---", g->out);
+			report_out_write(g->out, "---", 3);
 			g->margin += 3;
 			printed = true;
 			g->lines += 2;
@@ -132,14 +139,14 @@ static const struct pk_callchain_node *print_single_root(struct graph *g,
 		}
 		if (n != root->children[0] || !g->p->sort_starts_with_sym) {
 			print_name(g->out, n);
-			fputc('\n', g->out);
+			report_out_putc(g->out, '\n');
 		}
 		if (n->hit || n->nr_children != 1)
 			return n;
 	}
 }
 
-static void print_graph(FILE *out, const struct pk_callchain_node *root, uint64_t entry_period,
+static void print_graph(struct report_out *out, const struct pk_callchain_node *root, uint64_t entry_period,
 			const struct graph *tmpl)
 {
 	struct graph g = *tmpl;
@@ -150,7 +157,7 @@ static void print_graph(FILE *out, const struct pk_callchain_node *root, uint64_
 		from = print_single_root(&g, root);
 	print_branches(&g, from, 1, 1);
 	if (g.lines)
-		fputc('\n', out);
+		report_out_putc(out, '\n');
 }
 
 /* Flat and folded list every chain end, perf's order: by period, then
@@ -202,24 +209,25 @@ static void collect(struct chain_list *l, const struct pk_callchain_node *n, uin
 	l->v[l->nr++] = n;
 }
 
-static void print_path(FILE *out, const struct pk_callchain_node *n, bool folded, bool *first)
+static void print_path(struct report_out *out, const struct pk_callchain_node *n, bool folded,
+		       bool *first)
 {
 	if (!n->parent)
 		return;
 	print_path(out, n->parent, folded, first);
 	if (folded) {
 		if (!*first)
-			fputc(';', out);
+			report_out_putc(out, ';');
 		print_name(out, n);
 	} else {
-		fprintf(out, "%16s", "");
+		report_out_fill(out, ' ', 16);
 		print_name(out, n);
-		fputc('\n', out);
+		report_out_putc(out, '\n');
 	}
 	*first = false;
 }
 
-static void print_chains(FILE *out, const struct pk_callchain_node *root, const struct graph *g,
+static void print_chains(struct report_out *out, const struct pk_callchain_node *root, const struct graph *g,
 			 bool folded)
 {
 	struct chain_list l = {.folded = folded};
@@ -238,24 +246,19 @@ static void print_chains(FILE *out, const struct pk_callchain_node *root, const 
 	}
 	for (size_t i = 0; i < l.nr; i++) {
 		bool first = true;
-		double pct = g->total ? 100.0 * (double)chain_value(&l, l.v[i]) / (double)g->total
-				      : 0.0;
 
-		if (folded) {
-			fprintf(out, "%.2f%% ", pct);
-			print_path(out, l.v[i], true, &first);
-			fputc('\n', out);
-		} else {
-			fprintf(out, "%*s%.2f%%\n", COLUMN, "", pct);
-			print_path(out, l.v[i], false, &first);
-			fputc('\n', out);
-		}
+		if (!folded)
+			report_out_fill(out, ' ', COLUMN);
+		report_out_pct(out, chain_value(&l, l.v[i]), g->total, 0);
+		report_out_write(out, folded ? "% " : "%\n", 2);
+		print_path(out, l.v[i], folded, &first);
+		report_out_putc(out, '\n');
 	}
 	free(l.v);
 }
 
-void report_callchain_print(FILE *out, const struct pk_hist_entry *e, uint64_t total,
-			    const struct callchain_print *p)
+void report_callchain_print(struct report_out *out, const struct pk_hist_entry *e,
+			    uint64_t total, const struct callchain_print *p)
 {
 	struct graph g = {.p = p, .total = total};
 

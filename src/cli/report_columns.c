@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/session.h>
@@ -17,51 +16,6 @@
 #define UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address */
 #define PERCENT_WIDTH	 8  /* per member */
 #define NUMBER_WIDTH	 12 /* Samples and Period, per member */
-
-/* One formatted cell; cells are padded and separated after formatting. */
-struct cell {
-	char buf[512];
-	char *big; /* when buf is too small */
-	size_t len;
-};
-
-static const char *cell_str(const struct cell *c)
-{
-	return c->big ? c->big : c->buf;
-}
-
-static void cell_printf(struct cell *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void cell_printf(struct cell *c, const char *fmt, ...)
-{
-	size_t room = c->big ? 0 : sizeof(c->buf) - c->len;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(c->big ? NULL : c->buf + c->len, room, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (!c->big && (size_t)n < room) {
-		c->len += (size_t)n;
-		return;
-	}
-	/* a long name: move the cell to the heap */
-	{
-		char *big = realloc(c->big, c->len + (size_t)n + 1);
-
-		if (!big)
-			return;
-		if (!c->big)
-			memcpy(big, c->buf, c->len);
-		c->big = big;
-		va_start(ap, fmt);
-		vsnprintf(c->big + c->len, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		c->len += (size_t)n;
-	}
-}
 
 static const char *key_header(enum pk_hist_key k)
 {
@@ -210,47 +164,56 @@ void report_columns_header(FILE *out, const struct report_layout *l)
 	fputs("\n#\n", out);
 }
 
-static void format_sym(struct cell *c, const struct pk_hist_entry *e)
+static void format_sym(struct report_out *o, const struct pk_hist_entry *e)
 {
-	cell_printf(c, "[%c] ", e->level);
-	if (e->sym && e->sym->object)
-		cell_printf(c, "%s+0x%" PRIx64, e->sym->name, e->first_addr - e->sym->start);
-	else if (e->sym)
-		cell_printf(c, "%s%s", e->sym->name, e->sym->inlined ? " (inlined)" : "");
-	else
-		cell_printf(c, "%#.*" PRIx64, UNRESOLVED_WIDTH, e->addr);
+	const char lead[4] = {'[', e->level, ']', ' '};
+
+	report_out_write(o, lead, sizeof(lead));
+	if (e->sym && e->sym->object) {
+		report_out_puts(o, e->sym->name);
+		report_out_write(o, "+0x", 3);
+		report_out_hex(o, e->first_addr - e->sym->start, 0, false);
+	} else if (e->sym) {
+		report_out_puts(o, e->sym->name);
+		if (e->sym->inlined)
+			report_out_puts(o, " (inlined)");
+	} else {
+		report_out_hex(o, e->addr, UNRESOLVED_WIDTH, true);
+	}
 }
 
-static void format_key(struct cell *c, const struct report_layout *l, enum pk_hist_key k,
+static void format_key(struct report_out *o, const struct report_layout *l, enum pk_hist_key k,
 		       const struct pk_hist_entry *e)
 {
-	int w = l->width[k];
+	size_t w = l->width[k] > 0 ? (size_t)l->width[k] : 0, start = o->len;
 
 	switch (k) {
 	case PK_HIST_KEY_COMM:
-		cell_printf(c, "%-*.*s", w, w, e->comm);
+		report_out_left(o, e->comm, w, w);
 		break;
 	case PK_HIST_KEY_PID:
 		/* the thread's last comm, as perf shows it */
-		cell_printf(c, "%7d:%-*.*s", (int)e->tid, w > 8 ? w - 8 : 0, w > 8 ? w - 8 : 0,
-			    pk_thread_comm(e->thread));
+		report_out_int(o, e->tid, 7, 0);
+		report_out_putc(o, ':');
+		report_out_left(o, pk_thread_comm(e->thread), w > 8 ? w - 8 : 0, w > 8 ? w - 8 : 0);
 		break;
 	case PK_HIST_KEY_DSO:
-		cell_printf(c, "%-*s", w, pk_dso_short_name(e->dso));
+		report_out_left(o, pk_dso_short_name(e->dso), SIZE_MAX, w);
 		break;
 	case PK_HIST_KEY_SYM:
-		format_sym(c, e);
+		format_sym(o, e);
 		break;
 	case PK_HIST_KEY_CPU:
-		cell_printf(c, "%*.*d", w, w, (int)e->cpu);
+		report_out_int(o, (int)e->cpu, (int)w, (int)w);
 		break;
 	default:
 		break;
 	}
 	/* perf keeps the separator out of the fields it prints */
 	if (l->sep && *l->sep)
-		for (char *p = c->big ? c->big : c->buf; (p = strchr(p, *l->sep)); p++)
-			*p = '.';
+		for (size_t i = start; i < o->len; i++)
+			if (o->p[i] == *l->sep)
+				o->p[i] = '.';
 }
 
 /* The value of a column for group member m. */
@@ -272,7 +235,7 @@ static uint64_t member_value(const struct report_column *c, const struct pk_hist
 
 /* perf prints " %.2f%%" and " %llu" with the width less the space, or
  * without a width between separators. */
-static void format_values(struct cell *c, const struct report_layout *l,
+static void format_values(struct report_out *o, const struct report_layout *l,
 			  const struct report_column *col, const struct pk_hist_entry *e,
 			  const struct pk_hist_event *ev)
 {
@@ -281,40 +244,40 @@ static void format_values(struct cell *c, const struct report_layout *l,
 	uint32_t n = e->members && ev->nr_members > 1 ? ev->nr_members : 1;
 
 	for (uint32_t m = 0; m < n; m++) {
-		uint64_t v = member_value(col, e, m), total;
+		uint64_t v = member_value(col, e, m);
 
+		report_out_putc(o, ' ');
 		if (!pct) {
-			cell_printf(c, " %*" PRIu64, w, v);
+			report_out_u64(o, v, w);
 			continue;
 		}
-		total = report_total(l, ev, m);
-		cell_printf(c, " %*.2f%%", w, total ? 100.0 * (double)v / (double)total : 0.0);
+		report_out_pct(o, v, report_total(l, ev, m), w);
+		report_out_putc(o, '%');
 	}
 }
 
-void report_columns_entry(FILE *out, const struct report_layout *l, const struct pk_hist_entry *e,
-			  const struct pk_hist_event *ev)
+void report_columns_entry(struct report_out *o, const struct report_layout *l,
+			  const struct pk_hist_entry *e, const struct pk_hist_event *ev)
 {
 	if (!l->sep)
-		fputs("  ", out);
+		report_out_write(o, "  ", 2);
 	for (uint32_t i = 0; i < l->nr_cols; i++) {
 		const struct report_column *col = &l->cols[i];
-		struct cell c = {.len = 0};
 		int w = column_width(l, col);
+		size_t start;
 
-		if (col->kind == REPORT_COL_KEY)
-			format_key(&c, l, col->key, e);
-		else
-			format_values(&c, l, col, e, ev);
 		if (i)
-			fputs(l->sep ? l->sep : "  ", out);
-		fputs(cell_str(&c), out);
+			report_out_puts(o, l->sep ? l->sep : "  ");
+		start = o->len;
+		if (col->kind == REPORT_COL_KEY)
+			format_key(o, l, col->key, e);
+		else
+			format_values(o, l, col, e, ev);
 		/* every column but the last is padded to its width */
-		if (i + 1 < l->nr_cols && (int)c.len < w)
-			fprintf(out, "%*s", w - (int)c.len, "");
-		free(c.big);
+		if (i + 1 < l->nr_cols && o->len - start < (size_t)(w > 0 ? w : 0))
+			report_out_fill(o, ' ', (size_t)w - (o->len - start));
 	}
-	fputc('\n', out);
+	report_out_putc(o, '\n');
 }
 
 /* perf's -F names: the value columns and the sort keys */

@@ -121,10 +121,11 @@ static void print_samples_line(FILE *out, const struct report_layout *l, const s
 	fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
-static void print_event(FILE *out, struct report_layout *l, const struct pk_hist_event *ev,
-			const struct report_stdio_opts *o)
+static int print_event(FILE *out, struct report_layout *l, const struct pk_hist_event *ev,
+		       const struct report_stdio_opts *o)
 {
 	uint64_t total = report_total(l, ev, 0);
+	int err;
 
 	report_columns_widths(l, ev, o);
 	l->cg.limit_total = l->relative ? total : 0;
@@ -133,19 +134,9 @@ static void print_event(FILE *out, struct report_layout *l, const struct pk_hist
 		print_samples_line(out, l, ev);
 		report_columns_header(out, l);
 	}
-	for (uint64_t i = 0; i < ev->nr_entries; i++) {
-		const struct pk_hist_entry *e = &ev->entries[i];
-		uint64_t v = l->children ? e->children : e->self;
-
-		if (o->percent_limit > 0 && total &&
-		    100.0 * (double)v / (double)total < o->percent_limit)
-			continue;
-		report_columns_entry(out, l, e, ev);
-		/* the trees are of all samples, even with --percentage
-		 * relative */
-		report_callchain_print(out, e, ev->total_period, &l->cg);
-	}
+	err = report_entries_print(out, l, ev, o->percent_limit, total);
 	fputs("\n\n", out);
+	return err;
 }
 
 static void print_filters(FILE *out, const struct report_stdio_opts *o, struct report_layout *l)
@@ -427,8 +418,13 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 		goto out;
 	}
 	print_preamble(out, h, o, &l);
-	for (uint32_t i = 0; i < pk_hist_nr_events(h); i++)
-		print_event(out, &l, pk_hist_event(h, i), o);
+	for (uint32_t i = 0; i < pk_hist_nr_events(h) && !err; i++)
+		err = print_event(out, &l, pk_hist_event(h, i), o);
+	if (err) {
+		fflush(out);
+		cli_error("report: out of memory");
+		goto out;
+	}
 	if (!o->quiet)
 		fputs("#\n#\n", out);
 	/* -T: per-thread values of PERF_SAMPLE_READ counters, which perf 6.1

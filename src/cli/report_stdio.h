@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <perfkit/report.h>
+#include "report_out.h"
 
 enum report_graph_mode {
 	REPORT_GRAPH_DEFAULT,	/* graph when the file has callchains */
@@ -110,13 +111,18 @@ uint64_t report_total(const struct report_layout *l, const struct pk_hist_event 
 void report_columns_widths(struct report_layout *l, const struct pk_hist_event *ev,
 			   const struct report_stdio_opts *o);
 void report_columns_header(FILE *out, const struct report_layout *l);
-void report_columns_entry(FILE *out, const struct report_layout *l, const struct pk_hist_entry *e,
-			  const struct pk_hist_event *ev);
+void report_columns_entry(struct report_out *o, const struct report_layout *l,
+			  const struct pk_hist_entry *e, const struct pk_hist_event *ev);
+
+/* The entries of ev with their call trees (report_entries.c): those of
+ * at least percent_limit percent of total.  0 or -ENOMEM. */
+int report_entries_print(FILE *out, const struct report_layout *l, const struct pk_hist_event *ev,
+			 double percent_limit, uint64_t total);
 
 /* Parse a -g argument into p and *order (PK_CALLCHAIN_*); -1 if bad. */
 int report_callchain_parse(const char *arg, struct callchain_print *p, int *order);
 /* The tree of e, percentages of total, as perf report --stdio shows it. */
-void report_callchain_print(FILE *out, const struct pk_hist_entry *e, uint64_t total,
+void report_callchain_print(struct report_out *o, const struct pk_hist_entry *e, uint64_t total,
 			    const struct callchain_print *p);
 
 #endif

@@ -303,7 +303,14 @@ void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys);
 /* perf's grouping comparison, called as perf does: (existing, new). */
 int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r);
 /* The same with this thread's sort context fetched once beforehand. */
-struct sort_ctx;
+struct sort_ctx {
+	const enum pk_hist_key *keys;
+	uint32_t nr_keys;
+	bool children;
+	int callchain;		/* PK_CALLCHAIN_* */
+	uint32_t nr_members;	/* > 1: a group leader's entries */
+};
+
 const struct sort_ctx *pki_hist_sort_ctx(void);
 int pki_hist_perf_cmp_in(const struct sort_ctx *x, const struct pk_hist_entry *l,
 			 const struct pk_hist_entry *r);
@@ -316,5 +323,33 @@ int pki_hist_entry_merge(struct pki_arena *a, struct pk_hist_entry *dst,
 int pki_hist_sort_replayed(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n,
 			   const enum pk_hist_key *keys, uint32_t nr_keys, bool children,
 			   int callchain);
+
+/* Ranks of the entries' strings (hist_rank.c): integers that compare as
+ * strcmp() compares the strings (equal strings, equal ranks), a missing
+ * one (no DSO, no symbol) after all. */
+enum pki_rank_field {
+	PKI_RANK_COMM,
+	PKI_RANK_DSO,		/* by short name */
+	PKI_RANK_SYM,		/* by name */
+};
+
+int pki_hist_rank(const struct pk_hist_entry *v, size_t n, enum pki_rank_field f, uint32_t *rank);
+
+/* perf's comparison of two symbols of one DSO (left, right; hist_sort.c). */
+int pki_hist_sym_cmp(const struct pk_symbol *l, const struct pk_symbol *r);
+
+/* v through perf's trees under this thread's sort context (hist_order.c):
+ * grouping passes of its grouping trees, then its output tree when
+ * output; v ends in the last tree's order.  On failure (-ENOMEM) v is as
+ * it was. */
+int pki_hist_order(struct pk_hist_entry *v, uint64_t n, int grouping, bool output);
+/* The same with the last grouping pass perf's collapsed tree: entries it
+ * finds equal are merged (*n shrinks).  *sorted when the output pass was
+ * made too. */
+int pki_hist_order_collapse(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n,
+			     int grouping, bool *sorted);
+/* This thread's sort context for a view (hist_sort.c). */
+void pki_hist_set_view(const enum pk_hist_key *keys, uint32_t nr_keys, bool children,
+		       int callchain);
 
 #endif

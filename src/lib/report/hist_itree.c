@@ -101,57 +101,22 @@ void pki_itree_free(struct pki_itree *t)
 }
 
 /*
- * perf's collapsed tree over entries in the input tree's order: an entry
- * equal to one already there is merged into it (the first one keeps its
- * place and label).  v is compacted to the collapsed tree's order.
+ * perf's collapsed tree over entries in the input tree's order, when a
+ * key needs it (hist_order.c): an entry equal to one already there is
+ * merged into it (the first one keeps its place and label).  Then the
+ * output order.
  */
-static int collapse(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n)
-{
-	struct pki_itree t;
-	uint32_t *order = malloc((*n ? *n : 1) * sizeof(*order));
-	uint32_t *at = malloc((*n ? *n : 1) * sizeof(*at));
-	struct pk_hist_entry *out = malloc((*n ? *n : 1) * sizeof(*out));
-	int err = order && at && out ? 0 : -ENOMEM;
-
-	pki_itree_init(&t);
-	for (uint64_t i = 0; i < *n && !err; i++) {
-		bool ins;
-		int64_t z = pki_itree_findnew(&t, &v[i], &ins);
-
-		if (z < 0) {
-			err = (int)z;
-			break;
-		}
-		if (ins) {
-			at[z] = (uint32_t)i;
-			continue;
-		}
-		/* merged: stats and call tree go to the entry found */
-		err = pki_hist_entry_merge(a, &v[at[z]], &v[i]);
-	}
-	if (!err && !(err = pki_itree_inorder(&t, order))) {
-		for (size_t k = 0; k < t.n; k++)
-			out[k] = v[at[order[k]]];
-		memcpy(v, out, t.n * sizeof(*v));
-		*n = t.n;
-	}
-	pki_itree_free(&t);
-	free(order);
-	free(at);
-	free(out);
-	return err;
-}
-
 int pki_hist_sort_replayed(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n,
 			   const enum pk_hist_key *keys, uint32_t nr_keys, bool children,
 			   int callchain)
 {
+	bool sorted = false;
 	int err = 0;
 
-	pki_hist_set_keys(keys, nr_keys);
+	pki_hist_set_view(keys, nr_keys, children, callchain);
 	if (pki_hist_grouping_passes(keys, nr_keys) > 1)
-		err = collapse(a, v, n);
-	if (!err)
+		err = pki_hist_order_collapse(a, v, n, 1, &sorted);
+	if (!err && !sorted)
 		pki_hist_sort_output(v, *n, keys, nr_keys, children, callchain, 1);
 	return err;
 }

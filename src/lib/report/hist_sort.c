@@ -10,14 +10,6 @@
 #include "hist_internal.h"
 #include "rbidx.h"
 
-struct sort_ctx {
-	const enum pk_hist_key *keys;
-	uint32_t nr_keys;
-	bool children;
-	int callchain;		/* PK_CALLCHAIN_* */
-	uint32_t nr_members;	/* > 1: a group leader's entries */
-};
-
 static _Thread_local struct sort_ctx ctx;
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
@@ -152,6 +144,28 @@ static int perf_dso_cmp(const struct pk_hist_entry *l, const struct pk_hist_entr
 	return strcmp(pk_dso_short_name(r->dso), pk_dso_short_name(l->dso));
 }
 
+/* perf's comparison of two symbols in one DSO (left, right) */
+int pki_hist_sym_cmp(const struct pk_symbol *l, const struct pk_symbol *r)
+{
+	int c;
+
+	if (!l || !r)
+		return cmp_null(l, r);
+	if (l == r)
+		return 0;
+	if (l->inlined || r->inlined) {
+		/* inlined symbols share their function's range: by name */
+		c = strcmp(l->name, r->name);
+		if (c)
+			return c < 0 ? -1 : 1;
+		if (l->start <= r->end && l->end >= r->start)
+			return 0;
+	}
+	if (l->start != r->start)
+		return sign64((int64_t)(r->start - l->start));
+	return sign64((int64_t)(r->end - l->end));
+}
+
 /* perf's symbol comparison (left, right): unresolved entries by the signed
  * difference of their addresses, which is no total order for addresses
  * more than 2^63 apart: the trees below replay its effect */
@@ -164,21 +178,7 @@ static int perf_sym_cmp(const struct pk_hist_entry *l, const struct pk_hist_entr
 	c = perf_dso_cmp(l, r);
 	if (c)
 		return c;
-	if (!l->sym || !r->sym)
-		return cmp_null(l->sym, r->sym);
-	if (l->sym == r->sym)
-		return 0;
-	if (l->sym->inlined || r->sym->inlined) {
-		/* inlined symbols share their function's range: by name */
-		c = strcmp(l->sym->name, r->sym->name);
-		if (c)
-			return c < 0 ? -1 : 1;
-		if (l->sym->start <= r->sym->end && l->sym->end >= r->sym->start)
-			return 0;
-	}
-	if (l->sym->start != r->sym->start)
-		return sign64((int64_t)(r->sym->start - l->sym->start));
-	return sign64((int64_t)(r->sym->end - l->sym->end));
+	return pki_hist_sym_cmp(l->sym, r->sym);
 }
 
 /* perf's hist_entry__cmp and __collapse for our keys (they agree on
@@ -232,36 +232,21 @@ int pki_hist_perf_cmp_in(const struct sort_ctx *x, const struct pk_hist_entry *l
 }
 
 /*
- * With children and call trees perf's comparison puts a caller above its
- * callees only within one thread, which is no total order: the result
- * depends on its red-black tree, so it is replayed here.  Entries go in
- * in grouping order; the tree is rbidx.c's over index arrays.
+ * The group view's linked tree (pki_hist_link) is replayed here on the
+ * entries themselves; the sorts replay perf's trees over compact keys
+ * (hist_order.c).  The trees are rbidx.c's over index arrays.
  */
 #define NIL PKI_RBIDX_NIL
 
-/* Where perf's tree descends: left when the comparison says < 0. */
-typedef bool goes_left_fn(const struct pk_hist_entry *new, const struct pk_hist_entry *old);
-
-static bool output_left(const struct pk_hist_entry *new, const struct pk_hist_entry *old)
-{
-	return cmp_output(new, old) < 0;
-}
-
-/* the input and collapse trees: perf compares (existing, new) */
-static bool grouping_left(const struct pk_hist_entry *new, const struct pk_hist_entry *old)
-{
-	return perf_entry_cmp(old, new) < 0;
-}
-
-static void insert(struct pki_rbidx *t, const struct pk_hist_entry *v, uint32_t z,
-		   goes_left_fn *left)
+/* perf's grouping trees go left where it compares (existing, new) < 0 */
+static void insert(struct pki_rbidx *t, const struct pk_hist_entry *v, uint32_t z)
 {
 	uint32_t x = t->root, p = NIL;
 	bool l = false;
 
 	while (x != NIL) {
 		p = x;
-		l = left(&v[z], &v[p]);
+		l = perf_entry_cmp(&v[p], &v[z]) < 0;
 		x = l ? t->left[p] : t->right[p];
 	}
 	pki_rbidx_link(t, z, p, l);
@@ -277,53 +262,6 @@ static uint64_t inorder(const struct pki_rbidx *t, uint32_t *out)
 	return k;
 }
 
-/* Insert v in its order into a fresh tree; v becomes the tree's in-order
- * sequence.  scratch: n entries; idx: 4 arrays of n uint32_t. */
-static void tree_pass(struct pk_hist_entry *v, uint64_t n, goes_left_fn *left,
-		      struct pk_hist_entry *scratch, uint32_t *idx, bool *red)
-{
-	struct pki_rbidx t = {
-		.root = NIL, .left = idx, .right = idx + n, .parent = idx + 2 * n, .red = red};
-	uint32_t *order = idx + 3 * n;
-	uint64_t k;
-
-	for (uint32_t i = 0; i < n; i++)
-		insert(&t, v, i, left);
-	k = inorder(&t, order);
-	for (uint64_t i = 0; i < k; i++)
-		scratch[i] = v[order[i]];
-	memcpy(v, scratch, n * sizeof(*v));
-}
-
-/*
- * perf's order is that of three red-black trees: entries go into the
- * input tree as they are created, from there in order into the collapsed
- * tree, and from that into the output tree.  Where its comparisons are no
- * total order (unresolved addresses far apart, callers and callees) the
- * result depends on those trees' shapes, so they are replayed.  v holds
- * the entries in creation order; grouping passes (input, collapsed
- * tree) come before the output one.
- */
-static int replay_trees(struct pk_hist_entry *v, uint64_t n, int grouping, bool output)
-{
-	struct pk_hist_entry *scratch = malloc(n * sizeof(*scratch));
-	uint32_t *idx = malloc(4 * n * sizeof(*idx));
-	bool *red = malloc(n * sizeof(*red));
-	int err = -1;
-
-	if (scratch && idx && red) {
-		for (int i = 0; i < grouping; i++)
-			tree_pass(v, n, grouping_left, scratch, idx, red);
-		if (output)
-			tree_pass(v, n, output_left, scratch, idx, red);
-		err = 0;
-	}
-	free(scratch);
-	free(idx);
-	free(red);
-	return err;
-}
-
 static void set_ctx(const enum pk_hist_key *keys, uint32_t nr_keys, bool children, int callchain,
 		    uint32_t nr_members)
 {
@@ -337,6 +275,12 @@ static void set_ctx(const enum pk_hist_key *keys, uint32_t nr_keys, bool childre
 void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys)
 {
 	set_ctx(keys, nr_keys, false, PK_CALLCHAIN_NONE, 1);
+}
+
+void pki_hist_set_view(const enum pk_hist_key *keys, uint32_t nr_keys, bool children,
+		       int callchain)
+{
+	set_ctx(keys, nr_keys, children, callchain, 1);
 }
 
 int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r)
@@ -358,8 +302,7 @@ void pki_hist_sort(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *
 		   uint32_t nr_keys, bool children, int callchain)
 {
 	set_ctx(keys, nr_keys, children, callchain, 1);
-	if (n > 1 && n < UINT32_MAX &&
-	    !replay_trees(v, n, pki_hist_grouping_passes(keys, nr_keys), true))
+	if (!pki_hist_order(v, n, pki_hist_grouping_passes(keys, nr_keys), true))
 		return;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_entries);
@@ -371,15 +314,15 @@ void pki_hist_sort_input(struct pk_hist_entry *v, uint64_t n, const enum pk_hist
 	set_ctx(keys, nr_keys, false, PK_CALLCHAIN_NONE, 1);
 	/* without memory the entries keep their creation order: the
 	 * output pass still sorts them */
-	if (passes > 0 && n > 1 && n < UINT32_MAX)
-		replay_trees(v, n, passes, false);
+	if (passes > 0)
+		pki_hist_order(v, n, passes, false);
 }
 
 void pki_hist_sort_output(struct pk_hist_entry *v, uint64_t n, const enum pk_hist_key *keys,
 			  uint32_t nr_keys, bool children, int callchain, uint32_t nr_members)
 {
 	set_ctx(keys, nr_keys, children, callchain, nr_members);
-	if (n > 1 && n < UINT32_MAX && !replay_trees(v, n, 0, true))
+	if (!pki_hist_order(v, n, 0, true))
 		return;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_entries);
@@ -412,7 +355,7 @@ static void link_member(struct pki_rbidx *t, const struct pk_hist_entry *v, uint
 			continue;
 		node[i] = find(t, v, (uint32_t)i);
 		if (node[i] == NIL) {
-			insert(t, v, (uint32_t)i, grouping_left);
+			insert(t, v, (uint32_t)i);
 			node[i] = (uint32_t)i;
 		}
 	}
@@ -437,7 +380,7 @@ int pki_hist_link(const struct pk_hist_entry *v, const uint64_t *start, uint32_t
 	t.right = idx + n;
 	t.parent = idx + 2 * n;
 	for (uint64_t i = 0; i < start[1]; i++) {
-		insert(&t, v, (uint32_t)i, grouping_left);
+		insert(&t, v, (uint32_t)i);
 		node[i] = (uint32_t)i;
 	}
 	for (uint32_t m = 1; m < nr_members; m++)
