@@ -282,9 +282,12 @@ uint32_t pki_groups_size(const struct pki_groups *g, uint32_t idx);
 bool pki_groups_is_member(const struct pki_groups *g, uint32_t idx);
 
 /* perf's input tree, replayed search by search (hist_itree.c); keys
- * compared with pki_hist_perf_cmp(). */
+ * compared as pki_hist_perf_cmp() compares the entries, through their
+ * grouping keys. */
+struct pki_gkey;
 struct pki_itree {
 	struct pk_hist_entry *keys;	/* the nodes, in insertion order */
+	struct pki_gkey *g;		/* and their grouping keys */
 	struct pki_rbidx rb;
 	size_t n, alloc;
 	uint64_t version;		/* insertions so far */
@@ -293,7 +296,8 @@ struct pki_itree {
 void pki_itree_init(struct pki_itree *t);
 /* perf's lookup of key: the node it finds, else key is inserted where the
  * lookup ended (*inserted).  -ENOMEM on failure. */
-int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, bool *inserted);
+int64_t pki_itree_findnew(struct pki_itree *t, const struct pki_gkey *g,
+			  const struct pk_hist_entry *key, bool *inserted);
 /* The nodes in tree order into out (t->n of them). */
 int pki_itree_inorder(const struct pki_itree *t, uint32_t *out);
 void pki_itree_free(struct pki_itree *t);
@@ -312,8 +316,6 @@ struct sort_ctx {
 };
 
 const struct sort_ctx *pki_hist_sort_ctx(void);
-int pki_hist_perf_cmp_in(const struct sort_ctx *x, const struct pk_hist_entry *l,
-			 const struct pk_hist_entry *r);
 /* Add src's values and call tree to dst. */
 int pki_hist_entry_merge(struct pki_arena *a, struct pk_hist_entry *dst,
 			 const struct pk_hist_entry *src);
@@ -337,6 +339,51 @@ int pki_hist_rank(const struct pk_hist_entry *v, size_t n, enum pki_rank_field f
 
 /* perf's comparison of two symbols of one DSO (left, right; hist_sort.c). */
 int pki_hist_sym_cmp(const struct pk_symbol *l, const struct pk_symbol *r);
+
+/* An entry's grouping keys with its strings ranked (comms and DSO names by
+ * pki_hist_rank()'s rules), compared as pki_hist_perf_cmp() compares the
+ * entries. */
+struct pki_gkey {
+	const struct pk_symbol *sym;
+	uint64_t addr;
+	uint32_t dso;		     /* rank */
+	uint32_t k[PK_HIST_KEY_MAX]; /* by sort key; unused for sym */
+};
+
+/* The sign of r - l: perf compares its grouping keys (left, right) so. */
+static inline int pki_cmp_rev(uint32_t l, uint32_t r)
+{
+	return (r > l) - (r < l);
+}
+
+static inline int pki_gkey_sym_cmp(const struct pki_gkey *l, const struct pki_gkey *r)
+{
+	int c;
+
+	if (!l->sym && !r->sym) {
+		int64_t d = (int64_t)(r->addr - l->addr);
+
+		return (d > 0) - (d < 0);
+	}
+	c = pki_cmp_rev(l->dso, r->dso);
+	if (c)
+		return c;
+	return pki_hist_sym_cmp(l->sym, r->sym);
+}
+
+/* inlined into the trees' loops, which make millions of calls */
+static inline __attribute__((always_inline)) int
+pki_gkey_cmp(const struct sort_ctx *x, const struct pki_gkey *l, const struct pki_gkey *r)
+{
+	for (uint32_t i = 0; i < x->nr_keys; i++) {
+		int c = x->keys[i] == PK_HIST_KEY_SYM ? pki_gkey_sym_cmp(l, r)
+						      : pki_cmp_rev(l->k[i], r->k[i]);
+
+		if (c)
+			return c;
+	}
+	return 0;
+}
 
 /* v through perf's trees under this thread's sort context (hist_order.c):
  * grouping passes of its grouping trees, then its output tree when

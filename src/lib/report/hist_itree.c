@@ -20,6 +20,7 @@ static int itree_grow(struct pki_itree *t)
 {
 	size_t n = t->alloc ? t->alloc * 2 : 1024;
 	struct pk_hist_entry *k;
+	struct pki_gkey *g;
 	uint32_t *l, *r, *p;
 	bool *red;
 
@@ -30,6 +31,9 @@ static int itree_grow(struct pki_itree *t)
 	k = realloc(t->keys, n * sizeof(*k));
 	if (k)
 		t->keys = k;
+	g = realloc(t->g, n * sizeof(*g));
+	if (g)
+		t->g = g;
 	l = realloc(t->rb.left, n * sizeof(*l));
 	if (l)
 		t->rb.left = l;
@@ -42,7 +46,7 @@ static int itree_grow(struct pki_itree *t)
 	red = realloc(t->rb.red, n * sizeof(*red));
 	if (red)
 		t->rb.red = red;
-	if (!k || !l || !r || !p || !red)
+	if (!k || !g || !l || !r || !p || !red)
 		return -ENOMEM;
 	t->alloc = n;
 	return 0;
@@ -54,7 +58,8 @@ void pki_itree_init(struct pki_itree *t)
 	t->rb.root = NIL;
 }
 
-int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, bool *inserted)
+int64_t pki_itree_findnew(struct pki_itree *t, const struct pki_gkey *g,
+			  const struct pk_hist_entry *key, bool *inserted)
 {
 	const struct sort_ctx *x = pki_hist_sort_ctx();
 	uint32_t cur = t->rb.root, p = NIL, z;
@@ -65,7 +70,7 @@ int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, 
 		int c;
 
 		p = cur;
-		c = pki_hist_perf_cmp_in(x, &t->keys[p], key);
+		c = pki_gkey_cmp(x, &t->g[p], g);
 		if (!c)
 			return p;
 		left = c < 0;
@@ -75,6 +80,7 @@ int64_t pki_itree_findnew(struct pki_itree *t, const struct pk_hist_entry *key, 
 		return -ENOMEM;
 	z = (uint32_t)t->n++;
 	t->keys[z] = *key;
+	t->g[z] = *g;
 	pki_rbidx_link(&t->rb, z, p, left);
 	t->version++;
 	*inserted = true;
@@ -93,6 +99,7 @@ int pki_itree_inorder(const struct pki_itree *t, uint32_t *out)
 void pki_itree_free(struct pki_itree *t)
 {
 	free(t->keys);
+	free(t->g);
 	free(t->rb.left);
 	free(t->rb.right);
 	free(t->rb.parent);

@@ -19,14 +19,6 @@
 
 #define NIL PKI_RBIDX_NIL
 
-/* An entry's grouping keys, compared as pki_hist_perf_cmp() compares the
- * entries. */
-struct gkey {
-	const struct pk_symbol *sym;
-	uint64_t addr;
-	uint32_t dso;		     /* rank */
-	uint32_t k[PK_HIST_KEY_MAX]; /* by sort key; unused for sym */
-};
 
 /* What perf's output comparison looks at (cmp_output() in hist_sort.c). */
 struct okey {
@@ -107,7 +99,7 @@ static uint32_t key_value(enum pk_hist_key k, const struct pk_hist_entry *e, con
 }
 
 static void fill_gkeys(const struct pk_hist_entry *v, size_t n, const struct sort_ctx *x,
-		       const struct ranks *r, struct gkey *g)
+		       const struct ranks *r, struct pki_gkey *g)
 {
 	for (size_t i = 0; i < n; i++) {
 		g[i].sym = v[i].sym;
@@ -116,41 +108,6 @@ static void fill_gkeys(const struct pk_hist_entry *v, size_t n, const struct sor
 		for (uint32_t j = 0; j < x->nr_keys; j++)
 			g[i].k[j] = key_value(x->keys[j], &v[i], r, i);
 	}
-}
-
-/* The sign of r - l: perf compares its grouping keys (left, right) so. */
-static int cmp_rev(uint32_t l, uint32_t r)
-{
-	return (r > l) - (r < l);
-}
-
-static int gkey_sym_cmp(const struct gkey *l, const struct gkey *r)
-{
-	int c;
-
-	if (!l->sym && !r->sym) {
-		int64_t d = (int64_t)(r->addr - l->addr);
-
-		return (d > 0) - (d < 0);
-	}
-	c = cmp_rev(l->dso, r->dso);
-	if (c)
-		return c;
-	return pki_hist_sym_cmp(l->sym, r->sym);
-}
-
-/* inlined into the passes' loops, which make millions of calls */
-static inline __attribute__((always_inline)) int
-gkey_cmp(const struct sort_ctx *x, const struct gkey *l, const struct gkey *r)
-{
-	for (uint32_t i = 0; i < x->nr_keys; i++) {
-		int c = x->keys[i] == PK_HIST_KEY_SYM ? gkey_sym_cmp(l, r)
-						      : cmp_rev(l->k[i], r->k[i]);
-
-		if (c)
-			return c;
-	}
-	return 0;
 }
 
 /* o[i] for the entries i of perm[0, n) */
@@ -263,7 +220,7 @@ static void inorder(struct replay *r)
 }
 
 /* perf's grouping trees: it compares (existing, new) and goes left < 0 */
-static void grouping_pass(struct replay *r, const struct gkey *g)
+static void grouping_pass(struct replay *r, const struct pki_gkey *g)
 {
 	r->t.root = NIL;
 	for (uint32_t j = 0; j < r->n; j++) {
@@ -272,7 +229,7 @@ static void grouping_pass(struct replay *r, const struct gkey *g)
 
 		while (cur != NIL) {
 			p = cur;
-			left = gkey_cmp(r->x, &g[p], &g[z]) < 0;
+			left = pki_gkey_cmp(r->x, &g[p], &g[z]) < 0;
 			cur = left ? r->t.left[p] : r->t.right[p];
 		}
 		pki_rbidx_link(&r->t, z, p, left);
@@ -282,13 +239,13 @@ static void grouping_pass(struct replay *r, const struct gkey *g)
 
 /* perf's lookup of entry z in its collapsed tree: the node equal to it,
  * else NIL with z inserted where the search ended. */
-static uint32_t collapse_findnew(struct replay *r, const struct gkey *g, uint32_t z)
+static uint32_t collapse_findnew(struct replay *r, const struct pki_gkey *g, uint32_t z)
 {
 	uint32_t cur = r->t.root, p = NIL;
 	bool left = false;
 
 	while (cur != NIL) {
-		int c = gkey_cmp(r->x, &g[cur], &g[z]);
+		int c = pki_gkey_cmp(r->x, &g[cur], &g[z]);
 
 		if (!c)
 			return cur;
@@ -302,7 +259,7 @@ static uint32_t collapse_findnew(struct replay *r, const struct gkey *g, uint32_
 
 /* perf's collapsed tree: an entry equal to one already there is merged
  * into it (the first keeps its place and label) and leaves the order. */
-static int collapse_pass(struct replay *r, const struct gkey *g, struct pki_arena *a,
+static int collapse_pass(struct replay *r, const struct pki_gkey *g, struct pki_arena *a,
 			 struct pk_hist_entry *v)
 {
 	int err = 0;
@@ -368,7 +325,7 @@ static int replay_init(struct replay *r, const struct pk_hist_entry *v, uint32_t
  * given; nothing is merged unless all their memory was had. */
 static int run_grouping(struct replay *r, struct pk_hist_entry *v, int passes, struct pki_arena *a)
 {
-	struct gkey *g;
+	struct pki_gkey *g;
 	int err = 0;
 
 	if (passes <= 0)

@@ -25,8 +25,8 @@ struct rp_key {
 	char level;
 };
 
-/* A DSO with unresolved addresses, and the number of its name (perf
- * compares DSOs by name): 1, 2, ... in name order. */
+/* A DSO of the stacks, and the number of its name (perf compares DSOs by
+ * name): 1, 2, ... in name order, its rank in the tree's keys. */
 struct rp_dso {
 	const struct pk_dso *dso;	/* NULL: a free slot */
 	uint32_t name;
@@ -103,6 +103,9 @@ struct replay {
 	size_t nr_redir, alloc_redir;
 	struct rp_dso *dsos;		/* open addressing by pointer */
 	size_t nr_dso_slots;
+	const char **comms;		/* every comm, by address */
+	uint32_t *comm_rank;		/* its rank by string */
+	size_t nr_comms;
 	struct rp_group *groups;
 	size_t nr_groups, alloc_groups;
 	uint32_t *group_slots;		/* group + 1, open addressing */
@@ -202,11 +205,19 @@ static int64_t rp_lookup(struct pk_hist *h, struct rp_event *re, const struct pk
 	return -1;
 }
 
+/* key's grouping keys, its strings ranked, as the tree compares them */
+static void rp_gkey(const struct replay *rp, const struct pk_hist_entry *key, struct pki_gkey *g);
+
 /* A key's first lookup: its primary node. */
-static int64_t rp_new_prim(struct rp_event *re, const struct pk_hist_entry *key, size_t slot)
+static int64_t rp_new_prim(struct replay *rp, struct rp_event *re,
+			   const struct pk_hist_entry *key, size_t slot)
 {
+	struct pki_gkey g;
 	bool ins;
-	int64_t node = pki_itree_findnew(&re->t, key, &ins);
+	int64_t node;
+
+	rp_gkey(rp, key, &g);
+	node = pki_itree_findnew(&re->t, &g, key, &ins);
 	size_t i = re->nr_prim;
 
 	if (node < 0)
@@ -232,13 +243,16 @@ static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 	uint32_t i = k->prim;
 	bool ins;
 	int64_t node;
+	struct pki_gkey g;
 
 	if (re->ver[i] == re->t.version && re->t.keys[re->last[i]].dso == k->dso)
 		return re->last[i];
 	key = re->t.keys[re->prim_node[i]];
 	key.level = k->level;
 	key.dso = k->dso;
-	node = pki_itree_findnew(&re->t, &key, &ins);
+	/* the same name as the primary's DSO: the same rank */
+	g = re->t.g[re->prim_node[i]];
+	node = pki_itree_findnew(&re->t, &g, &key, &ins);
 	if (node < 0)
 		return node;
 	if (ins && rp_node_idx(re, (uint32_t)node, DUP | re->nr_dups++))
@@ -310,12 +324,12 @@ static size_t dso_slot(const struct replay *rp, const struct pk_dso *dso)
 	return j;
 }
 
-/* An unresolved location's DSO into the table. */
+/* A location's DSO into the table. */
 static int rp_note(struct replay *rp, const struct pk_location *loc, size_t *nr)
 {
 	size_t j;
 
-	if (loc->sym || !loc->dso)
+	if (!loc->dso)
 		return 0;
 	if (rp_dso_grow(rp, *nr))
 		return -ENOMEM;
@@ -334,7 +348,7 @@ static int by_dso_name(const void *a, const void *b)
 	return strcmp(pk_dso_short_name((*x)->dso), pk_dso_short_name((*y)->dso));
 }
 
-/* Every DSO with unresolved locations, numbered by name. */
+/* Every DSO of the stacks, numbered by name. */
 static int rp_dso_names(struct pk_hist *h, struct replay *rp)
 {
 	const struct pki_stacks *t = &h->stacks;
@@ -359,6 +373,91 @@ static int rp_dso_names(struct pk_hist *h, struct replay *rp)
 		byname[i]->name = i && !by_dso_name(&byname[i - 1], &byname[i]) ? name : ++name;
 	free(byname);
 	return 0;
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int by_address(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (const char *const *)a, y = (uintptr_t) * (const char *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The comms' ranks by string (interned: one pointer a string). */
+static int rp_comm_ranks(struct pk_hist *h, struct replay *rp)
+{
+	const struct pki_strtab *t = &h->comms;
+	const char **sorted;
+	size_t n = 0;
+
+	rp->comms = malloc((t->nr ? t->nr : 1) * sizeof(*rp->comms));
+	rp->comm_rank = malloc((t->nr ? t->nr : 1) * sizeof(*rp->comm_rank));
+	sorted = malloc((t->nr ? t->nr : 1) * sizeof(*sorted));
+	if (!rp->comms || !rp->comm_rank || !sorted) {
+		free(sorted);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < t->nr_slots && n < t->nr; j++)
+		if (t->slots[j])
+			sorted[n++] = t->slots[j];
+	qsort(sorted, n, sizeof(*sorted), by_string);
+	memcpy(rp->comms, sorted, n * sizeof(*sorted));
+	qsort(rp->comms, n, sizeof(*rp->comms), by_address);
+	/* comm i's rank: its place in sorted */
+	for (size_t i = 0; i < n; i++) {
+		const char **at = bsearch(&sorted[i], rp->comms, n, sizeof(*rp->comms), by_address);
+
+		rp->comm_rank[at - rp->comms] = (uint32_t)i;
+	}
+	rp->nr_comms = n;
+	free(sorted);
+	return 0;
+}
+
+static uint32_t comm_rank(const struct replay *rp, const char *comm)
+{
+	const char **at = bsearch(&comm, rp->comms, rp->nr_comms, sizeof(*rp->comms), by_address);
+
+	return at ? rp->comm_rank[at - rp->comms] : UINT32_MAX;
+}
+
+/* A DSO's rank: by name, in no map after every name. */
+static uint32_t dso_rank(const struct replay *rp, const struct pk_dso *dso)
+{
+	return dso ? rp->dsos[dso_slot(rp, dso)].name : UINT32_MAX;
+}
+
+/* key's grouping keys, its strings ranked, as the tree compares them. */
+static void rp_gkey(const struct replay *rp, const struct pk_hist_entry *key, struct pki_gkey *g)
+{
+	const struct sort_ctx *x = pki_hist_sort_ctx();
+
+	g->sym = key->sym;
+	g->addr = key->addr;
+	g->dso = dso_rank(rp, key->dso);
+	for (uint32_t j = 0; j < x->nr_keys; j++) {
+		switch (x->keys[j]) {
+		case PK_HIST_KEY_COMM:
+			g->k[j] = comm_rank(rp, key->comm);
+			break;
+		case PK_HIST_KEY_PID:
+			g->k[j] = (uint32_t)key->tid ^ 0x80000000u;	/* signed order */
+			break;
+		case PK_HIST_KEY_DSO:
+			g->k[j] = g->dso;
+			break;
+		case PK_HIST_KEY_CPU:
+			g->k[j] = key->cpu;
+			break;
+		default:
+			g->k[j] = 0;
+			break;
+		}
+	}
 }
 
 #define WRAPS (1ULL << 63)	/* a signed difference this far apart wraps */
@@ -444,7 +543,7 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	int err;
 
 	if (created) {
-		i = rp_new_prim(re, key, slot);
+		i = rp_new_prim(rp, re, key, slot);
 		if (i < 0)
 			return (int)i;
 	} else if (i < 0) {
@@ -541,6 +640,7 @@ static int rp_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t 
 static int rp_init(struct pk_hist *h, struct replay *rp)
 {
 	size_t n = h->stacks.nr;
+	int err;
 
 	if (n >= UINT32_MAX)
 		return -EOVERFLOW;
@@ -564,7 +664,8 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 			break;
 		rp->comm_first = rp->comm_first || h->keys[i] == PK_HIST_KEY_COMM;
 	}
-	return rp->all ? 0 : rp_dso_names(h, rp);
+	err = rp_comm_ranks(h, rp);
+	return err ? err : rp_dso_names(h, rp);
 }
 
 /* The samples in their order, each stack's first walked whole. */
@@ -1011,6 +1112,8 @@ static void rp_free(struct replay *rp)
 	free(rp->redir);
 	free(rp->pool);
 	free(rp->dsos);
+	free(rp->comms);
+	free(rp->comm_rank);
 	free(rp->nodes);
 	free(rp->groups);
 	free(rp->group_slots);

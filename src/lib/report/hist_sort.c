@@ -225,12 +225,6 @@ const struct sort_ctx *pki_hist_sort_ctx(void)
 	return &ctx;
 }
 
-int pki_hist_perf_cmp_in(const struct sort_ctx *x, const struct pk_hist_entry *l,
-			 const struct pk_hist_entry *r)
-{
-	return entry_cmp(x, l, r);
-}
-
 /*
  * The group view's linked tree (pki_hist_link) is replayed here on the
  * entries themselves; the sorts replay perf's trees over compact keys
