@@ -124,7 +124,8 @@ struct arena_chunk {
 /* Zeroed memory that lives until pki_arena_free(). */
 static void *arena_alloc(struct pki_arena *a, size_t size)
 {
-	size = (size + 15) & ~(size_t)15;
+	/* 8-byte alignment is all the nodes and their arrays need */
+	size = (size + 7) & ~(size_t)7;
 	if (size > a->left) {
 		size_t n = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
 		struct arena_chunk *c = calloc(1, sizeof(*c) + n);
