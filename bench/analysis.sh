@@ -58,6 +58,10 @@ echo "recording: $DATA, $(($(size_of "$DATA") / 1024 / 1024)) MB"
 run() {
 	name=$1 out=$2
 	shift 2
+	# each tool starts with no dirty pages of the other's output to write
+	# back (writeback throttling would bill one for the other's gigabyte)
+	rm -f "$out"
+	sync
 	case $name in
 	*script*) /usr/bin/time -v -o "$WORK/$name.time" "$@" >"$out" 2>/dev/null || true ;;
 	*) /usr/bin/time -v -o "$WORK/$name.time" "$@" 2>/dev/null | grep -v '^# (Tip:' >"$out" ||

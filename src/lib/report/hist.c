@@ -705,6 +705,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	pki_pipe_free(&h->pipe);
 	if (err < 0)
 		goto fail;
+	pki_stacks_seal(&h->stacks);
 	err = add_stacks(h);
 	pki_stacks_free(&h->stacks);
 	if (err < 0)

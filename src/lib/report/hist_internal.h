@@ -209,6 +209,9 @@ size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
 /* The same, with each frame's trie node into nodes. */
 size_t pki_stacks_path(const struct pki_stacks *t, const struct pki_stack *s,
 		       struct pk_frame *out, uint32_t *nodes, size_t max);
+/* No more samples: the lookup tables go, the arrays are cut to size (the
+ * stacks, their paths and log stay, read-only). */
+void pki_stacks_seal(struct pki_stacks *t);
 void pki_stacks_free(struct pki_stacks *t);
 
 /* The sample pipeline (hist_pipe.c): samples resolved in the reading

@@ -390,6 +390,31 @@ size_t pki_stacks_path(const struct pki_stacks *t, const struct pki_stack *s,
 	return n;
 }
 
+/* An array cut to its elements (kept as it is if realloc fails). */
+static void trim(void **v, size_t *alloc, size_t nr, size_t elem)
+{
+	void *p = nr ? realloc(*v, nr * elem) : NULL;
+
+	if (p) {
+		*v = p;
+		*alloc = nr;
+	}
+}
+
+void pki_stacks_seal(struct pki_stacks *t)
+{
+	free(t->paths);
+	free(t->stack_tab.slots);
+	free(t->loc_tab.slots);
+	free(t->node_tab.slots);
+	t->paths = NULL;
+	t->stack_tab = t->loc_tab = t->node_tab = (struct pki_idtab){0};
+	trim((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v));
+	trim((void **)&t->locs, &t->alloc_locs, t->nr_locs, sizeof(*t->locs));
+	trim((void **)&t->nodes, &t->alloc_nodes, t->nr_nodes, sizeof(*t->nodes));
+	trim((void **)&t->log, &t->alloc_log, t->nr_log, sizeof(*t->log));
+}
+
 void pki_stacks_free(struct pki_stacks *t)
 {
 	free(t->paths);
