@@ -219,8 +219,14 @@ static void inorder(struct replay *r)
 	r->n = k;
 }
 
-/* perf's grouping trees: it compares (existing, new) and goes left < 0 */
-static void grouping_pass(struct replay *r, const struct pki_gkey *g)
+/* Whether perf's tree goes left from node p for the new entry z. */
+typedef bool goes_left_fn(const struct replay *r, const void *keys, uint32_t z, uint32_t p);
+
+/* Every entry of r->perm into a fresh tree, in order; r->perm becomes
+ * the tree's order.  Inlined with its constant goes_left, so the passes'
+ * comparisons are too. */
+static inline __attribute__((always_inline)) void tree_pass(struct replay *r, const void *keys,
+							     goes_left_fn *goes_left)
 {
 	r->t.root = NIL;
 	for (uint32_t j = 0; j < r->n; j++) {
@@ -229,12 +235,25 @@ static void grouping_pass(struct replay *r, const struct pki_gkey *g)
 
 		while (cur != NIL) {
 			p = cur;
-			left = pki_gkey_cmp(r->x, &g[p], &g[z]) < 0;
+			left = goes_left(r, keys, z, p);
 			cur = left ? r->t.left[p] : r->t.right[p];
 		}
 		pki_rbidx_link(&r->t, z, p, left);
 	}
 	inorder(r);
+}
+
+/* perf's grouping trees: it compares (existing, new) and goes left < 0 */
+static inline bool grouping_left(const struct replay *r, const void *keys, uint32_t z, uint32_t p)
+{
+	const struct pki_gkey *g = keys;
+
+	return pki_gkey_cmp(r->x, &g[p], &g[z]) < 0;
+}
+
+static void grouping_pass(struct replay *r, const struct pki_gkey *g)
+{
+	tree_pass(r, g, grouping_left);
 }
 
 /* perf's lookup of entry z in its collapsed tree: the node equal to it,
@@ -277,21 +296,16 @@ static int collapse_pass(struct replay *r, const struct pki_gkey *g, struct pki_
 }
 
 /* perf's output tree: (new, existing), left < 0 */
+static inline bool output_left(const struct replay *r, const void *keys, uint32_t z, uint32_t p)
+{
+	const struct okey *o = keys;
+
+	return okey_cmp(r->x, &o[z], &o[p]) < 0;
+}
+
 static void output_pass(struct replay *r, const struct okey *o)
 {
-	r->t.root = NIL;
-	for (uint32_t j = 0; j < r->n; j++) {
-		uint32_t z = r->perm[j], cur = r->t.root, p = NIL;
-		bool left = false;
-
-		while (cur != NIL) {
-			p = cur;
-			left = okey_cmp(r->x, &o[z], &o[p]) < 0;
-			cur = left ? r->t.left[p] : r->t.right[p];
-		}
-		pki_rbidx_link(&r->t, z, p, left);
-	}
-	inorder(r);
+	tree_pass(r, o, output_left);
 }
 
 static void replay_free(struct replay *r)
