@@ -130,15 +130,19 @@ struct pki_stack_run {
 	uint64_t period;
 };
 
+/* The replay's last key at a location (hist_replay.c): its entry for
+ * this comm and event, which the next stack there with them finds without
+ * a lookup. */
+struct pki_key_memo {
+	uint32_t entry;
+	uint32_t event;			/* attr index + 1, 0: none */
+	const char *comm;
+};
+
 struct pki_stack_node {
 	struct pk_location loc;
 	uint32_t parent;		/* towards the outermost caller */
-	/* the replay's last key here (hist_replay.c): its entry for this
-	 * comm and event, which the next stack through this node with them
-	 * finds without a lookup; the node fills its cache line */
-	uint32_t memo_entry;
-	const char *memo_comm;
-	uint32_t memo_event;		/* attr index + 1, 0: none */
+	struct pki_key_memo memo;	/* fills the node's cache line */
 };
 
 struct pki_idtab {

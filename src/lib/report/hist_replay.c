@@ -113,6 +113,7 @@ struct replay {
 	bool comm_first;		/* the comm is compared before the symbol */
 	bool memo;			/* frame keys found through trie nodes */
 	uint32_t *nodes;		/* the trie nodes of the stack walked */
+	struct pki_key_memo *loc_memo;	/* by sample location */
 	struct rp_key *pool;		/* keys of stacks searched again */
 	size_t nr_pool, alloc_pool;
 	uint32_t *seq_off, *seq_len;	/* per stack: its keys in pool */
@@ -513,16 +514,20 @@ found:
 }
 
 /*
- * The trie node of a frame's key, whose memo can stand for the key's
- * lookup: a frame key's identity is its location's (a node's own), the
- * comm and the event, unless the thread or CPU is a key too.
+ * The memo that can stand for a key's lookup: a key's identity is its
+ * location's (a trie node's own for a frame, one of the sample locations
+ * for the sample's), the comm's and the event's, unless the thread or CPU
+ * is a key too.
  */
-static struct pki_stack_node *rp_memo(struct pk_hist *h, const struct replay *rp,
-				      const struct pki_walk *w, size_t from)
+static struct pki_key_memo *rp_memo(struct pk_hist *h, const struct replay *rp,
+				     const struct pki_walk *w, size_t from)
 {
-	if (!rp->memo || from >= w->n)
-		return NULL;	/* the sample's own location is no node */
-	return &h->stacks.nodes[w->nodes[from]];
+	if (!rp->memo)
+		return NULL;
+	/* the sample's own location is no node, but one of the locations */
+	if (from >= w->n)
+		return &rp->loc_memo[w->st->loc];
+	return &h->stacks.nodes[w->nodes[from]].memo;
 }
 
 /* A stack's first sample: keys are found (or created) by their value. */
@@ -533,11 +538,10 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	struct replay *rp = rw->rp;
 	struct rp_event *re = &rp->ev[w->st->attr->index];
 	struct rp_key k = {.dso = key->dso, .level = key->level};
-	struct pki_stack_node *memo = rp_memo(rw->h, rp, w, from);
+	struct pki_key_memo *memo = rp_memo(rw->h, rp, w, from);
 	size_t slot = 0;
-	int64_t i = memo && memo->memo_comm == w->st->comm &&
-				memo->memo_event == w->st->attr->index + 1
-			    ? memo->memo_entry
+	int64_t i = memo && memo->comm == w->st->comm && memo->event == w->st->attr->index + 1
+			    ? memo->entry
 			    : rp_lookup(rw->h, re, key, &slot);
 	bool created = i == -1;
 	int err;
@@ -551,11 +555,8 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	} else if (re->stamp[i] == rp->occ) {
 		return 0;	/* perf looks a key up once a sample */
 	}
-	if (memo) {
-		memo->memo_entry = (uint32_t)i;
-		memo->memo_comm = w->st->comm;
-		memo->memo_event = w->st->attr->index + 1;
-	}
+	if (memo)
+		*memo = (struct pki_key_memo){(uint32_t)i, w->st->attr->index + 1, w->st->comm};
 	re->stamp[i] = rp->occ;
 	if (rp->nr_uses == rp->alloc_uses)
 		return -EOVERFLOW;	/* more keys than frames: cannot be */
@@ -659,6 +660,9 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 	if (!rp->nodes)
 		return -ENOMEM;
 	rp->memo = !h->stack_thread && !(h->key_mask & (1u << PK_HIST_KEY_CPU));
+	rp->loc_memo = calloc(h->stacks.nr_locs ? h->stacks.nr_locs : 1, sizeof(*rp->loc_memo));
+	if (!rp->loc_memo)
+		return -ENOMEM;
 	for (uint32_t i = 0; i < h->nr_keys; i++) {
 		if (h->keys[i] == PK_HIST_KEY_SYM)
 			break;
@@ -1115,6 +1119,7 @@ static void rp_free(struct replay *rp)
 	free(rp->comms);
 	free(rp->comm_rank);
 	free(rp->nodes);
+	free(rp->loc_memo);
 	free(rp->groups);
 	free(rp->group_slots);
 	free(rp->seq_off);
