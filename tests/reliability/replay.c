@@ -20,6 +20,7 @@ int fuzz_event_parse_init(int *argc, char ***argv);
 int fuzz_symbols_one(const uint8_t *data, size_t size);
 int fuzz_tracepoint_one(const uint8_t *data, size_t size);
 int fuzz_sample_one(const uint8_t *data, size_t size);
+int fuzz_report_one(const uint8_t *data, size_t size);
 
 static const struct target {
 	const char *name;
@@ -31,6 +32,7 @@ static const struct target {
 	{"fuzz_symbols", fuzz_symbols_one, NULL},
 	{"fuzz_tracepoint", fuzz_tracepoint_one, NULL},
 	{"fuzz_sample", fuzz_sample_one, NULL},
+	{"fuzz_report", fuzz_report_one, NULL},
 };
 
 static int replay_file(const struct target *t, const char *path)
