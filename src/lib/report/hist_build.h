@@ -79,7 +79,8 @@ int pki_hist_append_chain(const struct pk_hist *h, struct pki_arena *a,
 /* Entries from the stacks, without replaying perf's lookups. */
 int pki_hist_build_entries(struct pk_hist *h);
 /* Entries from the stacks, with perf's input-tree lookups replayed
- * (hist_replay.c); sets the events' order and node_order. */
+ * (hist_replay.c, the entries built beside it by hist_uses.c); sets the
+ * events' order and node_order. */
 int pki_hist_replay(struct pk_hist *h);
 
 #endif

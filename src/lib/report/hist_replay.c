@@ -16,116 +16,8 @@
 #include <string.h>
 #include "hist_build.h"
 
-struct rp_key {
-	const struct pk_dso *dso;	/* the sample's, perf moves its entry there */
-	uint32_t prim;			/* primary index */
-	uint32_t ordinal;		/* its place among the sample's keys */
-	uint32_t group;			/* rp_group + 1 of an unresolved key */
-	bool search;			/* always looked up (--sort sym alone) */
-	char level;
-};
+#include "hist_replay.h"
 
-/* A DSO of the stacks, and the number of its name (perf compares DSOs by
- * name): 1, 2, ... in name order, its rank in the tree's keys. */
-struct rp_dso {
-	const struct pk_dso *dso;	/* NULL: a free slot */
-	uint32_t name;
-};
-
-/*
- * The unresolved keys perf's comparison puts side by side: those of one
- * DSO name and, when the comm is compared first, one comm.  Their order is
- * total, so lookups find their entries, while their addresses lie less
- * than 2^63 apart (signed differences do not wrap); from the key that
- * spreads them further on, the group is in danger and its keys' lookups
- * are replayed one by one.  Keys before that found their entries: the
- * tree held no such pair yet.
- */
-struct rp_group {
-	const char *comm;
-	uint32_t name;			/* rp_dso.name, 0 for no DSO */
-	uint64_t lo, hi;
-	bool danger;
-};
-
-struct rp_event {
-	struct pki_itree t;
-	uint32_t *node_idx;		/* per node: primary index, or dup | DUP */
-	size_t alloc_idx;
-	uint32_t *prim_node;		/* per primary: its node */
-	uint64_t *ver;			/* per primary: tree version at last lookup */
-	uint32_t *last;			/* per primary: node of that lookup */
-	uint64_t *stamp;		/* per primary: occurrence that looked it up */
-	size_t nr_prim, alloc_prim;
-	uint32_t *slots;		/* primary + 1 by key hash */
-	size_t nr_slots;
-	uint32_t nr_dups;
-	bool broken;			/* a first lookup found another key */
-};
-
-#define DUP 0x80000000u
-
-/* A sample that landed elsewhere than its stack's entries. */
-struct rp_exc {
-	uint32_t stack;
-	uint64_t period;
-	size_t first, nr;		/* its redirections */
-};
-
-struct rp_redir {
-	uint32_t ordinal;		/* the key's place in the sample's walk */
-	uint32_t node;
-};
-
-/* A key of a stack's walk as the build uses it: its primary (entry) and
- * the frame its call tree starts from, USE_SELF for the sample's own. */
-struct rp_use {
-	uint32_t prim;
-	uint32_t from;
-};
-
-#define USE_SELF 0x80000000u
-
-/* How far the first walks are, shared with the builders. */
-struct rp_progress {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	size_t walked;			/* stacks whose uses are complete */
-	bool done;			/* no more will come (or the replay failed) */
-};
-
-struct replay {
-	struct rp_event *ev;		/* by attr index */
-	uint32_t nr_ev;
-	struct rp_exc *exc;
-	size_t nr_exc, alloc_exc;
-	struct rp_redir *redir;
-	size_t nr_redir, alloc_redir;
-	struct rp_dso *dsos;		/* open addressing by pointer */
-	size_t nr_dso_slots;
-	const char **comms;		/* every comm, by address */
-	uint32_t *comm_rank;		/* its rank by string */
-	size_t nr_comms;
-	struct rp_group *groups;
-	size_t nr_groups, alloc_groups;
-	uint32_t *group_slots;		/* group + 1, open addressing */
-	size_t nr_group_slots;
-	bool comm_first;		/* the comm is compared before the symbol */
-	bool memo;			/* frame keys found through trie nodes */
-	uint32_t *nodes;		/* the trie nodes of the stack walked */
-	struct pki_key_memo *loc_memo;	/* by sample location */
-	struct rp_key *pool;		/* keys of stacks searched again */
-	size_t nr_pool, alloc_pool;
-	uint32_t *seq_off, *seq_len;	/* per stack: its keys in pool */
-	struct rp_use *uses;		/* every stack's keys, for the build */
-	size_t nr_uses, alloc_uses;	/* allocated once: the builders read it */
-	size_t *use_off;		/* per stack: its first use; [nr] the end */
-	struct rp_progress *progress;	/* first walks done, for the builders */
-	uint64_t occ;			/* samples replayed, + 1 */
-	uint32_t ordinal;		/* keys of the current sample */
-	bool all;			/* resolved keys can be misplaced too */
-	size_t redir_mark;
-};
 
 static int rp_node_idx(struct rp_event *re, uint32_t node, uint32_t idx)
 {
@@ -695,20 +587,13 @@ static int rp_run(struct pk_hist *h, struct replay *rp)
 	return err;
 }
 
-static uint32_t rp_entry(const struct rp_event *re, uint32_t node)
-{
-	uint32_t v = re->node_idx[node];
-
-	return v & DUP ? (uint32_t)re->nr_prim + (v & ~DUP) : v;
-}
-
 static bool rp_usable(const struct rp_event *re, const struct hist_event *he)
 {
 	return !re->broken && re->nr_prim == he->nr && re->t.n == re->nr_prim + re->nr_dups;
 }
 
 /* The duplicates as entries, and the tree's order of them all. */
-static int rp_entries(struct pk_hist *h, struct rp_event *re, struct hist_event *he)
+int pki_replay_entries(struct pk_hist *h, struct rp_event *re, struct hist_event *he)
 {
 	size_t n = re->t.n;
 	struct pk_hist_entry *v;
@@ -804,7 +689,7 @@ static int rp_apply(struct pk_hist *h, struct replay *rp)
 	int err = frames ? 0 : -ENOMEM;
 
 	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
-		err = rp_entries(h, &rp->ev[i], &h->events[i]);
+		err = pki_replay_entries(h, &rp->ev[i], &h->events[i]);
 	for (size_t x = 0; x < rp->nr_exc && !err; x++) {
 		struct rp_apply ap = {h, rp, &rp->exc[x]};
 
@@ -817,263 +702,12 @@ static int rp_apply(struct pk_hist *h, struct replay *rp)
 	return err;
 }
 
-/*
- * The build from the replay's first walks, which found every key's
- * primary (its entry, in creation order): entries are made up front from
- * the keys in perf's tree, then two workers split them by primary parity,
- * each adding the stacks' periods and call trees to its own, so no key is
- * hashed or compared again.
- */
-/*
- * The build from the replay's first walks, which found every key's
- * primary (its entry, in creation order).  It runs beside the replay: two
- * builders follow the first walks, each owning the primaries of one
- * parity, and add every stack's whole period and call tree to them, so no
- * key is hashed or compared again.  The samples that landed elsewhere are
- * moved afterwards (use_apply()).
- */
-/* What a builder adds to an entry: the values without the keys, a third
- * of an entry's size, so more of them stay in cache. */
-struct use_val {
-	uint64_t self, children, nr_samples;
-	struct pk_callchain_node *callchain;
-};
-
-struct use_part {
-	struct pk_hist *h;
-	const struct replay *rp;
-	unsigned id, nr;
-	struct use_vals {
-		struct use_val *v;		/* by primary / nr */
-		size_t alloc;
-	} *ev;					/* by attr index */
-	struct pk_frame *frames;
-	pthread_t thread;
-	bool started;			/* in its own thread */
-	int err;
-};
-
 static bool uses_usable(const struct replay *rp)
 {
 	for (uint32_t i = 0; i < rp->nr_ev; i++)
 		if (rp->ev[i].broken)
 			return false;
 	return true;
-}
-
-static struct use_val *use_val(struct use_part *p, uint32_t ev, uint32_t prim)
-{
-	struct use_vals *uv = &p->ev[ev];
-	size_t i = prim / p->nr;
-
-	if (i >= uv->alloc) {
-		size_t n = uv->alloc ? uv->alloc * 2 : 1024;
-		struct use_val *v;
-
-		while (n <= i)
-			n *= 2;
-		v = realloc(uv->v, n * sizeof(*v));
-		if (!v)
-			return NULL;
-		memset(v + uv->alloc, 0, (n - uv->alloc) * sizeof(*v));
-		uv->v = v;
-		uv->alloc = n;
-	}
-	return &uv->v[i];
-}
-
-static int use_stack(struct use_part *p, size_t s)
-{
-	struct pk_hist *h = p->h;
-	const struct replay *rp = p->rp;
-	const struct pki_stack *st = &h->stacks.v[s];
-	size_t n = SIZE_MAX;	/* frames not fetched yet */
-	int err = 0;
-
-	for (size_t u = rp->use_off[s]; u < rp->use_off[s + 1] && !err; u++) {
-		const struct rp_use *use = &rp->uses[u];
-		struct use_val *e;
-
-		if (use->prim % p->nr != p->id)
-			continue;
-		e = use_val(p, st->attr->index, use->prim);
-		if (!e)
-			return -ENOMEM;
-		if (use->from & USE_SELF) {
-			e->self += st->period;
-			e->nr_samples += st->count;
-		}
-		e->children += st->period;
-		if (!h->callchain)
-			continue;
-		if (n == SIZE_MAX)
-			n = pki_stacks_frames(&h->stacks, st, p->frames, PKI_HIST_FRAMES);
-		err = pki_hist_append_chain(h, &h->trees[p->id], &e->callchain, p->frames, n,
-					    use->from & ~USE_SELF, st->period);
-	}
-	return err;
-}
-
-/* Stacks walked so far: more than done, or done when the walks are over. */
-static size_t use_wait(struct rp_progress *pg, size_t done)
-{
-	size_t walked;
-
-	if (!pg)
-		return SIZE_MAX;
-	pthread_mutex_lock(&pg->lock);
-	while (pg->walked <= done && !pg->done)
-		pthread_cond_wait(&pg->cond, &pg->lock);
-	walked = pg->walked;
-	pthread_mutex_unlock(&pg->lock);
-	return walked;
-}
-
-static void *use_walk(void *arg)
-{
-	struct use_part *p = arg;
-	size_t nr = p->h->stacks.nr, s = 0;
-
-	while (s < nr && !p->err) {
-		size_t walked = use_wait(p->rp->progress, s);
-
-		if (walked <= s)
-			break;	/* the replay stopped */
-		for (; s < walked && s < nr && !p->err; s++)
-			p->err = use_stack(p, s);
-	}
-	return NULL;
-}
-
-static int use_start(struct use_part *parts, unsigned nr, struct pk_hist *h,
-		     const struct replay *rp)
-{
-	for (unsigned k = 0; k < nr; k++) {
-		parts[k] = (struct use_part){.h = h, .rp = rp, .id = k, .nr = nr};
-		parts[k].ev = calloc(h->nr_events_alloc ? h->nr_events_alloc : 1,
-				     sizeof(*parts[k].ev));
-		parts[k].frames = malloc(PKI_HIST_FRAMES * sizeof(*parts[k].frames));
-		if (!parts[k].ev || !parts[k].frames)
-			return -ENOMEM;
-	}
-	/* without a replay thread beside them (or a thread at all), they
-	 * run after it */
-	for (unsigned k = 0; k < nr && rp->progress; k++)
-		parts[k].started = !pthread_create(&parts[k].thread, NULL, use_walk, &parts[k]);
-	return 0;
-}
-
-/* Waits for the builders, or runs those that had no thread (after a
- * failed replay they stop at once); 0 or the first error. */
-static int use_join(struct use_part *parts, unsigned nr)
-{
-	int err = 0;
-
-	for (unsigned k = 0; k < nr; k++) {
-		if (parts[k].started)
-			pthread_join(parts[k].thread, NULL);
-		else if (parts[k].ev && parts[k].frames)
-			use_walk(&parts[k]);
-		err = err ? err : parts[k].err;
-	}
-	return err;
-}
-
-static void use_free(struct use_part *parts, unsigned nr, uint32_t nr_ev)
-{
-	for (unsigned k = 0; k < nr; k++) {
-		for (uint32_t i = 0; parts[k].ev && i < nr_ev; i++)
-			free(parts[k].ev[i].v);
-		free(parts[k].ev);
-		free(parts[k].frames);
-	}
-}
-
-/* The entries in primary order: keys from perf's tree, values from
- * their builders. */
-static int use_entries(struct pk_hist *h, const struct replay *rp, struct use_part *parts,
-		       unsigned nr)
-{
-	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc; i++) {
-		const struct rp_event *re = &rp->ev[i];
-		struct hist_event *he = &h->events[i];
-
-		if (!re->nr_prim)
-			continue;
-		he->v = malloc(re->nr_prim * sizeof(*he->v));
-		if (!he->v)
-			return -ENOMEM;
-		for (size_t k = 0; k < re->nr_prim; k++) {
-			const struct use_vals *uv = &parts[k % nr].ev[i];
-			const struct use_val *val = k / nr < uv->alloc ? &uv->v[k / nr] : NULL;
-			struct pk_hist_entry *e = &he->v[k];
-
-			*e = re->t.keys[re->prim_node[k]];
-			if (!val)
-				continue;
-			e->self = val->self;
-			e->children = val->children;
-			e->nr_samples = val->nr_samples;
-			e->callchain = val->callchain;
-		}
-		he->nr = he->alloc = re->nr_prim;
-	}
-	return 0;
-}
-
-/* One key of a sample moved from its stack's entry to where perf's lookup
- * put it. */
-static int use_move(struct pk_hist *h, struct pk_hist_entry *from, struct pk_hist_entry *to,
-		    uint32_t use_from, uint64_t period, struct pk_frame *frames, size_t n)
-{
-	uint32_t first = use_from & ~USE_SELF;
-	int err;
-
-	if (use_from & USE_SELF) {
-		from->self -= period;
-		from->nr_samples--;
-		to->self += period;
-		to->nr_samples++;
-	}
-	from->children -= period;
-	to->children += period;
-	if (!h->callchain)
-		return 0;
-	err = pki_hist_append_chain(h, &h->trees[0], &from->callchain, frames, n, first, -period);
-	return err ? err : pki_hist_append_chain(h, &h->trees[0], &to->callchain, frames, n, first,
-						 period);
-}
-
-/* The samples that landed elsewhere, moved there (in replay order, as
- * perf added them). */
-static int use_apply(struct pk_hist *h, struct replay *rp)
-{
-	struct pk_frame *frames = malloc(PKI_HIST_FRAMES * sizeof(*frames));
-	int err = frames ? 0 : -ENOMEM;
-
-	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
-		err = rp_entries(h, &rp->ev[i], &h->events[i]);
-	for (size_t x = 0; x < rp->nr_exc && !err; x++) {
-		const struct rp_exc *exc = &rp->exc[x];
-		const struct pki_stack *st = &h->stacks.v[exc->stack];
-		const struct rp_event *re = &rp->ev[st->attr->index];
-		struct hist_event *he = &h->events[st->attr->index];
-		size_t n = pki_stacks_frames(&h->stacks, st, frames, PKI_HIST_FRAMES);
-
-		for (size_t r = 0; r < exc->nr && he->order && !err; r++) {
-			const struct rp_redir *d = &rp->redir[exc->first + r];
-			size_t u = rp->use_off[exc->stack] + d->ordinal;
-			uint32_t to = rp_entry(re, d->node);
-
-			if (u >= rp->use_off[exc->stack + 1] || to >= he->nr)
-				err = -EINVAL;
-			else
-				err = use_move(h, &he->v[rp->uses[u].prim], &he->v[to],
-					       rp->uses[u].from, exc->period, frames, n);
-		}
-	}
-	free(frames);
-	return err;
 }
 
 /* A replay perf's tree broke (a first lookup found another key): the
@@ -1150,21 +784,21 @@ int pki_hist_replay(struct pk_hist *h)
 	if (!err)
 		err = progress_init(&rp, nr > 1);
 	if (!err)
-		err = use_start(parts, nr, h, &rp);
+		err = pki_uses_start(parts, nr, h, &rp);
 	if (!err)
 		err = rp_run(h, &rp);
 	else
 		rp_publish(&rp, 0, true);	/* the builders stop */
-	berr = use_join(parts, nr);
+	berr = pki_uses_join(parts, nr);
 	err = err ? err : berr;
 	if (!err && uses_usable(&rp)) {
-		err = use_entries(h, &rp, parts, nr);
+		err = pki_uses_entries(h, &rp, parts, nr);
 		if (!err)
-			err = use_apply(h, &rp);
+			err = pki_uses_apply(h, &rp);
 	} else if (!err) {
 		err = rp_fallback(h, &rp);
 	}
-	use_free(parts, nr, h->nr_events_alloc);
+	pki_uses_free(parts, nr, h->nr_events_alloc);
 	rp_free(&rp);
 	return err;
 }

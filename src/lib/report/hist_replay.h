@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The replay of perf's input tree (hist_replay.c) and the entry build that
+ * runs beside it (hist_uses.c): what they share.
+ */
+#ifndef PK_HIST_REPLAY_H
+#define PK_HIST_REPLAY_H
+
+#include <pthread.h>
+#include "hist_build.h"
+
+struct rp_key {
+	const struct pk_dso *dso;	/* the sample's, perf moves its entry there */
+	uint32_t prim;			/* primary index */
+	uint32_t ordinal;		/* its place among the sample's keys */
+	uint32_t group;			/* rp_group + 1 of an unresolved key */
+	bool search;			/* always looked up (--sort sym alone) */
+	char level;
+};
+
+/* A DSO of the stacks, and the number of its name (perf compares DSOs by
+ * name): 1, 2, ... in name order, its rank in the tree's keys. */
+struct rp_dso {
+	const struct pk_dso *dso;	/* NULL: a free slot */
+	uint32_t name;
+};
+
+/*
+ * The unresolved keys perf's comparison puts side by side: those of one
+ * DSO name and, when the comm is compared first, one comm.  Their order is
+ * total, so lookups find their entries, while their addresses lie less
+ * than 2^63 apart (signed differences do not wrap); from the key that
+ * spreads them further on, the group is in danger and its keys' lookups
+ * are replayed one by one.  Keys before that found their entries: the
+ * tree held no such pair yet.
+ */
+struct rp_group {
+	const char *comm;
+	uint32_t name;			/* rp_dso.name, 0 for no DSO */
+	uint64_t lo, hi;
+	bool danger;
+};
+
+struct rp_event {
+	struct pki_itree t;
+	uint32_t *node_idx;		/* per node: primary index, or dup | DUP */
+	size_t alloc_idx;
+	uint32_t *prim_node;		/* per primary: its node */
+	uint64_t *ver;			/* per primary: tree version at last lookup */
+	uint32_t *last;			/* per primary: node of that lookup */
+	uint64_t *stamp;		/* per primary: occurrence that looked it up */
+	size_t nr_prim, alloc_prim;
+	uint32_t *slots;		/* primary + 1 by key hash */
+	size_t nr_slots;
+	uint32_t nr_dups;
+	bool broken;			/* a first lookup found another key */
+};
+
+#define DUP 0x80000000u
+
+/* A sample that landed elsewhere than its stack's entries. */
+struct rp_exc {
+	uint32_t stack;
+	uint64_t period;
+	size_t first, nr;		/* its redirections */
+};
+
+struct rp_redir {
+	uint32_t ordinal;		/* the key's place in the sample's walk */
+	uint32_t node;
+};
+
+/* A key of a stack's walk as the build uses it: its primary (entry) and
+ * the frame its call tree starts from, USE_SELF for the sample's own. */
+struct rp_use {
+	uint32_t prim;
+	uint32_t from;
+};
+
+#define USE_SELF 0x80000000u
+
+/* How far the first walks are, shared with the builders. */
+struct rp_progress {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	size_t walked;			/* stacks whose uses are complete */
+	bool done;			/* no more will come (or the replay failed) */
+};
+
+struct replay {
+	struct rp_event *ev;		/* by attr index */
+	uint32_t nr_ev;
+	struct rp_exc *exc;
+	size_t nr_exc, alloc_exc;
+	struct rp_redir *redir;
+	size_t nr_redir, alloc_redir;
+	struct rp_dso *dsos;		/* open addressing by pointer */
+	size_t nr_dso_slots;
+	const char **comms;		/* every comm, by address */
+	uint32_t *comm_rank;		/* its rank by string */
+	size_t nr_comms;
+	struct rp_group *groups;
+	size_t nr_groups, alloc_groups;
+	uint32_t *group_slots;		/* group + 1, open addressing */
+	size_t nr_group_slots;
+	bool comm_first;		/* the comm is compared before the symbol */
+	bool memo;			/* frame keys found through trie nodes */
+	uint32_t *nodes;		/* the trie nodes of the stack walked */
+	struct pki_key_memo *loc_memo;	/* by sample location */
+	struct rp_key *pool;		/* keys of stacks searched again */
+	size_t nr_pool, alloc_pool;
+	uint32_t *seq_off, *seq_len;	/* per stack: its keys in pool */
+	struct rp_use *uses;		/* every stack's keys, for the build */
+	size_t nr_uses, alloc_uses;	/* allocated once: the builders read it */
+	size_t *use_off;		/* per stack: its first use; [nr] the end */
+	struct rp_progress *progress;	/* first walks done, for the builders */
+	uint64_t occ;			/* samples replayed, + 1 */
+	uint32_t ordinal;		/* keys of the current sample */
+	bool all;			/* resolved keys can be misplaced too */
+	size_t redir_mark;
+};
+
+/* The entry a node stands for: primaries are the stacks' entries in
+ * creation order, duplicates come after them. */
+static inline uint32_t rp_entry(const struct rp_event *re, uint32_t node)
+{
+	uint32_t v = re->node_idx[node];
+
+	return v & DUP ? (uint32_t)re->nr_prim + (v & ~DUP) : v;
+}
+
+/* Event re's duplicates as entries of he, and the tree's order of them
+ * all (he->order, he->node_order), when its replay held. */
+int pki_replay_entries(struct pk_hist *h, struct rp_event *re, struct hist_event *he);
+
+/* What a builder adds to an entry: the values without the keys, a third
+ * of an entry's size, so more of them stay in cache. */
+struct use_val {
+	uint64_t self, children, nr_samples;
+	struct pk_callchain_node *callchain;
+};
+
+struct use_part {
+	struct pk_hist *h;
+	const struct replay *rp;
+	unsigned id, nr;
+	struct use_vals {
+		struct use_val *v;		/* by primary / nr */
+		size_t alloc;
+	} *ev;					/* by attr index */
+	struct pk_frame *frames;
+	pthread_t thread;
+	bool started;			/* in its own thread */
+	int err;
+};
+
+/* The builders of nr parts, in threads of their own when the replay
+ * publishes its progress (rp->progress), else run by pki_uses_join(). */
+int pki_uses_start(struct use_part *parts, unsigned nr, struct pk_hist *h,
+		   const struct replay *rp);
+/* Waits for the builders, or runs those that had no thread (after a
+ * failed replay they stop at once); 0 or the first error. */
+int pki_uses_join(struct use_part *parts, unsigned nr);
+/* The entries in primary order: keys from perf's tree, values from
+ * their builders. */
+int pki_uses_entries(struct pk_hist *h, const struct replay *rp, struct use_part *parts,
+		     unsigned nr);
+/* The samples perf's lookups put elsewhere, moved there (in replay
+ * order, as perf added them). */
+int pki_uses_apply(struct pk_hist *h, struct replay *rp);
+void pki_uses_free(struct use_part *parts, unsigned nr, uint32_t nr_ev);
+
+#endif

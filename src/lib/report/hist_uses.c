@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The build from the replay's first walks, which found every key's
+ * primary (its entry, in creation order).  It runs beside the replay: two
+ * builders follow the first walks, each owning the primaries of one
+ * parity, and add every stack's whole period and call tree to them, so no
+ * key is hashed or compared again.  The samples that landed elsewhere are
+ * moved afterwards (pki_uses_apply()).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hist_replay.h"
+
+static struct use_val *use_val(struct use_part *p, uint32_t ev, uint32_t prim)
+{
+	struct use_vals *uv = &p->ev[ev];
+	size_t i = prim / p->nr;
+
+	if (i >= uv->alloc) {
+		size_t n = uv->alloc ? uv->alloc * 2 : 1024;
+		struct use_val *v;
+
+		while (n <= i)
+			n *= 2;
+		v = realloc(uv->v, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + uv->alloc, 0, (n - uv->alloc) * sizeof(*v));
+		uv->v = v;
+		uv->alloc = n;
+	}
+	return &uv->v[i];
+}
+
+static int use_stack(struct use_part *p, size_t s)
+{
+	struct pk_hist *h = p->h;
+	const struct replay *rp = p->rp;
+	const struct pki_stack *st = &h->stacks.v[s];
+	size_t n = SIZE_MAX; /* frames not fetched yet */
+	int err = 0;
+
+	for (size_t u = rp->use_off[s]; u < rp->use_off[s + 1] && !err; u++) {
+		const struct rp_use *use = &rp->uses[u];
+		struct use_val *e;
+
+		if (use->prim % p->nr != p->id)
+			continue;
+		e = use_val(p, st->attr->index, use->prim);
+		if (!e)
+			return -ENOMEM;
+		if (use->from & USE_SELF) {
+			e->self += st->period;
+			e->nr_samples += st->count;
+		}
+		e->children += st->period;
+		if (!h->callchain)
+			continue;
+		if (n == SIZE_MAX)
+			n = pki_stacks_frames(&h->stacks, st, p->frames, PKI_HIST_FRAMES);
+		err = pki_hist_append_chain(h, &h->trees[p->id], &e->callchain, p->frames, n,
+					    use->from & ~USE_SELF, st->period);
+	}
+	return err;
+}
+
+/* Stacks walked so far: more than done, or done when the walks are over. */
+static size_t use_wait(struct rp_progress *pg, size_t done)
+{
+	size_t walked;
+
+	if (!pg)
+		return SIZE_MAX;
+	pthread_mutex_lock(&pg->lock);
+	while (pg->walked <= done && !pg->done)
+		pthread_cond_wait(&pg->cond, &pg->lock);
+	walked = pg->walked;
+	pthread_mutex_unlock(&pg->lock);
+	return walked;
+}
+
+static void *use_walk(void *arg)
+{
+	struct use_part *p = arg;
+	size_t nr = p->h->stacks.nr, s = 0;
+
+	while (s < nr && !p->err) {
+		size_t walked = use_wait(p->rp->progress, s);
+
+		if (walked <= s)
+			break; /* the replay stopped */
+		for (; s < walked && s < nr && !p->err; s++)
+			p->err = use_stack(p, s);
+	}
+	return NULL;
+}
+
+int pki_uses_start(struct use_part *parts, unsigned nr, struct pk_hist *h, const struct replay *rp)
+{
+	for (unsigned k = 0; k < nr; k++) {
+		parts[k] = (struct use_part){.h = h, .rp = rp, .id = k, .nr = nr};
+		parts[k].ev =
+			calloc(h->nr_events_alloc ? h->nr_events_alloc : 1, sizeof(*parts[k].ev));
+		parts[k].frames = malloc(PKI_HIST_FRAMES * sizeof(*parts[k].frames));
+		if (!parts[k].ev || !parts[k].frames)
+			return -ENOMEM;
+	}
+	/* without a replay thread beside them (or a thread at all), they
+	 * run after it */
+	for (unsigned k = 0; k < nr && rp->progress; k++)
+		parts[k].started = !pthread_create(&parts[k].thread, NULL, use_walk, &parts[k]);
+	return 0;
+}
+
+/* Waits for the builders, or runs those that had no thread (after a
+ * failed replay they stop at once); 0 or the first error. */
+int pki_uses_join(struct use_part *parts, unsigned nr)
+{
+	int err = 0;
+
+	for (unsigned k = 0; k < nr; k++) {
+		if (parts[k].started)
+			pthread_join(parts[k].thread, NULL);
+		else if (parts[k].ev && parts[k].frames)
+			use_walk(&parts[k]);
+		err = err ? err : parts[k].err;
+	}
+	return err;
+}
+
+void pki_uses_free(struct use_part *parts, unsigned nr, uint32_t nr_ev)
+{
+	for (unsigned k = 0; k < nr; k++) {
+		for (uint32_t i = 0; parts[k].ev && i < nr_ev; i++)
+			free(parts[k].ev[i].v);
+		free(parts[k].ev);
+		free(parts[k].frames);
+	}
+}
+
+/* The entries in primary order: keys from perf's tree, values from
+ * their builders. */
+int pki_uses_entries(struct pk_hist *h, const struct replay *rp, struct use_part *parts,
+		     unsigned nr)
+{
+	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc; i++) {
+		const struct rp_event *re = &rp->ev[i];
+		struct hist_event *he = &h->events[i];
+
+		if (!re->nr_prim)
+			continue;
+		he->v = malloc(re->nr_prim * sizeof(*he->v));
+		if (!he->v)
+			return -ENOMEM;
+		for (size_t k = 0; k < re->nr_prim; k++) {
+			const struct use_vals *uv = &parts[k % nr].ev[i];
+			const struct use_val *val = k / nr < uv->alloc ? &uv->v[k / nr] : NULL;
+			struct pk_hist_entry *e = &he->v[k];
+
+			*e = re->t.keys[re->prim_node[k]];
+			if (!val)
+				continue;
+			e->self = val->self;
+			e->children = val->children;
+			e->nr_samples = val->nr_samples;
+			e->callchain = val->callchain;
+		}
+		he->nr = he->alloc = re->nr_prim;
+	}
+	return 0;
+}
+
+/* One key of a sample moved from its stack's entry to where perf's lookup
+ * put it. */
+static int use_move(struct pk_hist *h, struct pk_hist_entry *from, struct pk_hist_entry *to,
+		    uint32_t use_from, uint64_t period, struct pk_frame *frames, size_t n)
+{
+	uint32_t first = use_from & ~USE_SELF;
+	int err;
+
+	if (use_from & USE_SELF) {
+		from->self -= period;
+		from->nr_samples--;
+		to->self += period;
+		to->nr_samples++;
+	}
+	from->children -= period;
+	to->children += period;
+	if (!h->callchain)
+		return 0;
+	err = pki_hist_append_chain(h, &h->trees[0], &from->callchain, frames, n, first, -period);
+	return err ? err
+		   : pki_hist_append_chain(h, &h->trees[0], &to->callchain, frames, n, first,
+					   period);
+}
+
+/* The samples that landed elsewhere, moved there (in replay order, as
+ * perf added them). */
+int pki_uses_apply(struct pk_hist *h, struct replay *rp)
+{
+	struct pk_frame *frames = malloc(PKI_HIST_FRAMES * sizeof(*frames));
+	int err = frames ? 0 : -ENOMEM;
+
+	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
+		err = pki_replay_entries(h, &rp->ev[i], &h->events[i]);
+	for (size_t x = 0; x < rp->nr_exc && !err; x++) {
+		const struct rp_exc *exc = &rp->exc[x];
+		const struct pki_stack *st = &h->stacks.v[exc->stack];
+		const struct rp_event *re = &rp->ev[st->attr->index];
+		struct hist_event *he = &h->events[st->attr->index];
+		size_t n = pki_stacks_frames(&h->stacks, st, frames, PKI_HIST_FRAMES);
+
+		for (size_t r = 0; r < exc->nr && he->order && !err; r++) {
+			const struct rp_redir *d = &rp->redir[exc->first + r];
+			size_t u = rp->use_off[exc->stack] + d->ordinal;
+			uint32_t to = rp_entry(re, d->node);
+
+			if (u >= rp->use_off[exc->stack + 1] || to >= he->nr)
+				err = -EINVAL;
+			else
+				err = use_move(h, &he->v[rp->uses[u].prim], &he->v[to],
+					       rp->uses[u].from, exc->period, frames, n);
+		}
+	}
+	free(frames);
+	return err;
+}
