@@ -25,31 +25,14 @@ struct ptr_set {
 	size_t nr, alloc;
 };
 
-static size_t ptr_hash(const void *p, size_t nr_slots)
+static uint64_t ptr_hash(const void *p)
 {
-	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h >> 32) & (nr_slots - 1);
+	return (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL >> 32;
 }
 
-static int set_grow(struct ptr_set *s)
+static uint64_t uniq_hash(const void *ctx, uint32_t u)
 {
-	size_t n = s->nr_slots ? s->nr_slots * 2 : 1024;
-	uint32_t *v = calloc(n, sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t u = 0; u < s->nr; u++) {
-		size_t i = ptr_hash(s->uniq[u].ptr, n);
-
-		while (v[i])
-			i = (i + 1) & (n - 1);
-		v[i] = (uint32_t)u + 1;
-	}
-	free(s->slots);
-	s->slots = v;
-	s->nr_slots = n;
-	return 0;
+	return ptr_hash(((const struct uniq *)ctx)[u].ptr);
 }
 
 /* p's index among the distinct pointers, added when new; -ENOMEM. */
@@ -57,20 +40,13 @@ static int64_t set_add(struct ptr_set *s, const void *p, const char *str)
 {
 	size_t i;
 
-	if (2 * (s->nr + 1) > s->nr_slots && set_grow(s))
+	if (pki_slots_grow(&s->slots, &s->nr_slots, s->nr, 1024, uniq_hash, s->uniq))
 		return -ENOMEM;
-	for (i = ptr_hash(p, s->nr_slots); s->slots[i]; i = (i + 1) & (s->nr_slots - 1))
+	for (i = ptr_hash(p) & (s->nr_slots - 1); s->slots[i]; i = (i + 1) & (s->nr_slots - 1))
 		if (s->uniq[s->slots[i] - 1].ptr == p)
 			return s->slots[i] - 1;
-	if (s->nr == s->alloc) {
-		size_t a = s->alloc ? s->alloc * 2 : 256;
-		struct uniq *u = realloc(s->uniq, a * sizeof(*u));
-
-		if (!u)
-			return -ENOMEM;
-		s->uniq = u;
-		s->alloc = a;
-	}
+	if (pki_grow_array((void **)&s->uniq, &s->alloc, s->nr, sizeof(*s->uniq)))
+		return -ENOMEM;
 	s->uniq[s->nr] = (struct uniq){p, str};
 	s->slots[i] = (uint32_t)++s->nr;
 	return (int64_t)s->nr - 1;
