@@ -128,7 +128,7 @@ static void *arena_alloc(struct pki_arena *a, size_t size)
 	size = (size + 7) & ~(size_t)7;
 	if (size > a->left) {
 		size_t n = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-		struct arena_chunk *c = calloc(1, sizeof(*c) + n);
+		struct arena_chunk *c = pki_calloc_hot(1, sizeof(*c) + n);
 
 		if (!c)
 			return NULL;

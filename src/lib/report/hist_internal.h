@@ -193,6 +193,11 @@ int pki_slots_grow(uint32_t **slots, size_t *nr_slots, size_t nr, size_t first,
 /* Room for element nr of *v (*alloc of elem bytes), doubling; 0, -ENOMEM,
  * or -EOVERFLOW past 2^32 - 2 elements (indices are 32-bit). */
 int pki_grow_array(void **v, size_t *alloc, size_t nr, size_t elem);
+/* calloc() for a table written soon: its pages are mapped writable at
+ * once, not through the zero page (hist_mem.c) */
+void *pki_calloc_hot(size_t n, size_t size);
+/* The same for len bytes at p (a hint: nothing if it fails). */
+void pki_populate(void *p, size_t len);
 
 /* Add a sample (k: attr, comm, thread, cpu, first_*, period, count, and
  * hash from pki_stacks_hash()) at loc with its callchain (callee first) to

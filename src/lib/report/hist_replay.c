@@ -552,7 +552,8 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 	if (!rp->nodes)
 		return -ENOMEM;
 	rp->memo = !h->stack_thread && !(h->key_mask & (1u << PK_HIST_KEY_CPU));
-	rp->loc_memo = calloc(h->stacks.nr_locs ? h->stacks.nr_locs : 1, sizeof(*rp->loc_memo));
+	rp->loc_memo =
+		pki_calloc_hot(h->stacks.nr_locs ? h->stacks.nr_locs : 1, sizeof(*rp->loc_memo));
 	if (!rp->loc_memo)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < h->nr_keys; i++) {

@@ -17,7 +17,7 @@ int pki_slots_grow(uint32_t **slots, size_t *nr_slots, size_t nr, size_t first,
 		return 0;
 	if (nr >= UINT32_MAX - 1)
 		return -EOVERFLOW;
-	v = calloc(n, sizeof(*v));
+	v = pki_calloc_hot(n, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {

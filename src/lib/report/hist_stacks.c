@@ -55,7 +55,7 @@ static int idtab_grow(struct pki_idtab *t, size_t nr, uint64_t (*hash)(const voi
 
 	if ((nr + 1) * 2 <= t->nr_slots)
 		return 0;
-	slots = calloc(n, sizeof(*slots));
+	slots = pki_calloc_hot(n, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
 	for (uint32_t id = 0; id < nr; id++) {
