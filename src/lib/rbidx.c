@@ -34,6 +34,10 @@ static void rotate(struct pki_rbidx *t, uint32_t x, bool to_left)
 	uint32_t *down = to_left ? t->right : t->left, *up = to_left ? t->left : t->right;
 	uint32_t y = down[x];
 
+	if (t->nr_turned + 2 <= PKI_RBIDX_TURNS) {
+		t->turned[t->nr_turned++] = x;
+		t->turned[t->nr_turned++] = y;
+	}
 	down[x] = up[y];
 	if (up[y] != NIL)
 		t->parent[up[y]] = x;
@@ -69,6 +73,7 @@ static void insert_fixup(struct pki_rbidx *t, uint32_t z)
 
 void pki_rbidx_link(struct pki_rbidx *t, uint32_t z, uint32_t parent, bool left)
 {
+	t->nr_turned = 0;
 	t->parent[z] = parent;
 	t->left[z] = t->right[z] = NIL;
 	t->red[z] = true;
@@ -124,6 +129,7 @@ void pki_rbidx_erase(struct pki_rbidx *t, uint32_t z)
 	uint32_t x, parent, y;
 	bool was_red;
 
+	t->nr_turned = 0;
 	if (t->left[z] == NIL || t->right[z] == NIL) {
 		x = t->left[z] == NIL ? t->right[z] : t->left[z];
 		parent = t->parent[z];

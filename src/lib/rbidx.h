@@ -13,12 +13,17 @@
 #include <stdint.h>
 
 #define PKI_RBIDX_NIL UINT32_MAX /* no node */
+#define PKI_RBIDX_TURNS 6	 /* 2 nodes a rotation, 3 rotations at most */
 
 /* Node i's links are left[i], right[i], parent[i], red[i]. */
 struct pki_rbidx {
 	uint32_t *left, *right, *parent;
 	bool *red;
 	uint32_t root; /* PKI_RBIDX_NIL: empty */
+	/* the nodes the last link or erase rotated (both ends of each
+	 * rotation): the only ones whose ancestors changed */
+	uint32_t turned[PKI_RBIDX_TURNS];
+	uint32_t nr_turned;
 };
 
 /*

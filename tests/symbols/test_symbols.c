@@ -258,6 +258,28 @@ static void test_rbsim(void **state)
 	pki_rbsim_free(&t);
 }
 
+/* A link tells which nodes its rotations turned (the replay of perf's
+ * lookups keys its memo on them): 1, 2, 3 in a row rotate 1 and 2; a
+ * fourth only recolours. */
+static void test_rbidx_turned(void **state)
+{
+	struct pki_rbsim t;
+
+	(void)state;
+	assert_int_equal(pki_rbsim_init(&t, 8), 0);
+	pki_rbsim_insert(&t, 0, 1);
+	pki_rbsim_insert(&t, 1, 2);
+	assert_int_equal(t.rb.nr_turned, 0);
+	pki_rbsim_insert(&t, 2, 3);
+	assert_int_equal(t.rb.nr_turned, 2);
+	assert_int_equal(t.rb.turned[0], 0);
+	assert_int_equal(t.rb.turned[1], 1);
+	assert_int_equal(t.rb.root, 1);
+	pki_rbsim_insert(&t, 3, 4);
+	assert_int_equal(t.rb.nr_turned, 0);
+	pki_rbsim_free(&t);
+}
+
 static void add(struct pk_symtab *st, uint64_t start, uint64_t size, const char *name)
 {
 	assert_int_equal(pki_symtab_add_raw(st, start, size, name, PKI_BIND_GLOBAL, 0), 0);
@@ -327,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_rbsim),
+		cmocka_unit_test(test_rbidx_turned),
 		cmocka_unit_test(test_plt_overlap),
 	};
 

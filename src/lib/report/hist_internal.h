@@ -300,16 +300,34 @@ struct pki_gkey;
 struct pki_itree {
 	struct pk_hist_entry *keys;	/* the nodes, in insertion order */
 	struct pki_gkey *g;		/* and their grouping keys */
+	uint32_t *group;		/* and their groups (0: none) */
 	struct pki_rbidx rb;
 	size_t n, alloc;
-	uint64_t version;		/* insertions so far */
+	uint64_t version;		/* changes so far that lookups see */
+	uint64_t *group_version;	/* changes so far to each group's nodes */
+	size_t nr_groups;		/* room in group_version */
+	bool by_group;			/* groups lie side by side in the order */
 };
 
-void pki_itree_init(struct pki_itree *t);
-/* perf's lookup of key: the node it finds, else key is inserted where the
- * lookup ended (*inserted).  -ENOMEM on failure. */
+/*
+ * Groups are sets of keys that any other key compares alike with (all
+ * below it or all above it): the unresolved keys of one comm and DSO name
+ * when no other key comes before the symbol.  by_group says the caller's
+ * groups are such sets; a lookup then depends only on changes to its
+ * group's nodes, and pki_itree_version() tells them apart.
+ */
+void pki_itree_init(struct pki_itree *t, bool by_group);
+/* perf's lookup of key, of group group (0: none): the node it finds,
+ * else key is inserted where the lookup ended (*inserted).  -ENOMEM on
+ * failure. */
 int64_t pki_itree_findnew(struct pki_itree *t, const struct pki_gkey *g,
-			  const struct pk_hist_entry *key, bool *inserted);
+			  const struct pk_hist_entry *key, uint32_t group, bool *inserted);
+/* A value that changes whenever a lookup of a key of group may end
+ * elsewhere than it did: lookups at the same value end alike. */
+uint64_t pki_itree_version(const struct pki_itree *t, uint32_t group);
+/* Node's key changed in a way its lookups see (perf moved its entry to
+ * another map). */
+void pki_itree_changed(struct pki_itree *t, uint32_t node);
 /* The nodes in tree order into out (t->n of them). */
 int pki_itree_inorder(const struct pki_itree *t, uint32_t *out);
 void pki_itree_free(struct pki_itree *t);

@@ -21,7 +21,7 @@ static int itree_grow(struct pki_itree *t)
 	size_t n = t->alloc ? t->alloc * 2 : 1024;
 	struct pk_hist_entry *k;
 	struct pki_gkey *g;
-	uint32_t *l, *r, *p;
+	uint32_t *l, *r, *p, *grp;
 	bool *red;
 
 	if (t->n < t->alloc)
@@ -46,26 +46,88 @@ static int itree_grow(struct pki_itree *t)
 	red = realloc(t->rb.red, n * sizeof(*red));
 	if (red)
 		t->rb.red = red;
-	if (!k || !g || !l || !r || !p || !red)
+	grp = realloc(t->group, n * sizeof(*grp));
+	if (grp)
+		t->group = grp;
+	if (!k || !g || !l || !r || !p || !red || !grp)
 		return -ENOMEM;
 	t->alloc = n;
 	return 0;
 }
 
-void pki_itree_init(struct pki_itree *t)
+void pki_itree_init(struct pki_itree *t, bool by_group)
 {
 	memset(t, 0, sizeof(*t));
 	t->rb.root = NIL;
+	t->by_group = by_group;
+}
+
+/* Room for group's version (zero until its first change). */
+static int group_room(struct pki_itree *t, uint32_t group)
+{
+	size_t n = t->nr_groups ? t->nr_groups : 64;
+	uint64_t *v;
+
+	if (group < t->nr_groups)
+		return 0;
+	while (n <= group)
+		n *= 2;
+	v = realloc(t->group_version, n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memset(v + t->nr_groups, 0, (n - t->nr_groups) * sizeof(*v));
+	t->group_version = v;
+	t->nr_groups = n;
+	return 0;
+}
+
+static void touch(struct pki_itree *t, uint32_t node)
+{
+	uint32_t g = t->group[node];
+
+	/* every group in the tree has its room: its nodes' insertions made it */
+	if (g)
+		t->group_version[g]++;
+}
+
+uint64_t pki_itree_version(const struct pki_itree *t, uint32_t group)
+{
+	if (!t->by_group || !group)
+		return t->version;
+	return group < t->nr_groups ? t->group_version[group] : 0;
+}
+
+void pki_itree_changed(struct pki_itree *t, uint32_t node)
+{
+	t->version++;
+	touch(t, node);
+}
+
+/*
+ * A node was just inserted: the lookups that may now end elsewhere.  A
+ * new leaf is on no path to another node, so only the rotations that
+ * rebalanced the tree can change a lookup's end (rbidx.c lists the nodes
+ * they turned).  A group's nodes lie side by side in the tree's order, so
+ * a lookup of one of its keys meets them in an order set only by which
+ * of them is above which, on what side (other nodes on its way send it on
+ * towards them): rotations that turn none of them leave it as it was.
+ */
+static void inserted(struct pki_itree *t)
+{
+	if (t->rb.nr_turned)
+		t->version++;
+	for (uint32_t i = 0; i < t->rb.nr_turned; i++)
+		touch(t, t->rb.turned[i]);
 }
 
 int64_t pki_itree_findnew(struct pki_itree *t, const struct pki_gkey *g,
-			  const struct pk_hist_entry *key, bool *inserted)
+			  const struct pk_hist_entry *key, uint32_t group, bool *is_new)
 {
 	const struct sort_ctx *x = pki_hist_sort_ctx();
 	uint32_t cur = t->rb.root, p = NIL, z;
 	bool left = false;
 
-	*inserted = false;
+	*is_new = false;
 	while (cur != NIL) {
 		int c;
 
@@ -76,14 +138,15 @@ int64_t pki_itree_findnew(struct pki_itree *t, const struct pki_gkey *g,
 		left = c < 0;
 		cur = left ? t->rb.left[p] : t->rb.right[p];
 	}
-	if (itree_grow(t))
+	if (itree_grow(t) || group_room(t, group))
 		return -ENOMEM;
 	z = (uint32_t)t->n++;
 	t->keys[z] = *key;
 	t->g[z] = *g;
+	t->group[z] = group;
 	pki_rbidx_link(&t->rb, z, p, left);
-	t->version++;
-	*inserted = true;
+	inserted(t);
+	*is_new = true;
 	return z;
 }
 
@@ -104,7 +167,9 @@ void pki_itree_free(struct pki_itree *t)
 	free(t->rb.right);
 	free(t->rb.parent);
 	free(t->rb.red);
-	pki_itree_init(t);
+	free(t->group);
+	free(t->group_version);
+	pki_itree_init(t, false);
 }
 
 /*

@@ -16,12 +16,12 @@
 #include "hist_internal.h"
 
 #ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23	/* Linux 5.14; older kernels say EINVAL */
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL */
 #endif
 
 /* below this, the pages are few and mostly come from malloc's own heap */
 #define POPULATE_FROM (64 * 1024)
-#define PAGE 4096u
+#define PAGE	      4096u
 
 void pki_populate(void *p, size_t len)
 {

@@ -101,16 +101,16 @@ static int64_t rp_lookup(struct pk_hist *h, struct rp_event *re, const struct pk
 /* key's grouping keys, its strings ranked, as the tree compares them */
 static void rp_gkey(const struct replay *rp, const struct pk_hist_entry *key, struct pki_gkey *g);
 
-/* A key's first lookup: its primary node. */
+/* A key's first lookup: its primary node (group: rp_group + 1, or 0). */
 static int64_t rp_new_prim(struct replay *rp, struct rp_event *re,
-			   const struct pk_hist_entry *key, size_t slot)
+			   const struct pk_hist_entry *key, size_t slot, uint32_t group)
 {
 	struct pki_gkey g;
 	bool ins;
 	int64_t node;
 
 	rp_gkey(rp, key, &g);
-	node = pki_itree_findnew(&re->t, &g, key, &ins);
+	node = pki_itree_findnew(&re->t, &g, key, group, &ins);
 	size_t i = re->nr_prim;
 
 	if (node < 0)
@@ -122,7 +122,7 @@ static int64_t rp_new_prim(struct replay *rp, struct rp_event *re,
 	if (ins && rp_node_idx(re, (uint32_t)node, (uint32_t)i))
 		return -ENOMEM;
 	re->prim_node[i] = (uint32_t)node;
-	re->ver[i] = re->t.version;
+	re->ver[i] = pki_itree_version(&re->t, group);
 	re->last[i] = (uint32_t)node;
 	re->stamp[i] = 0;
 	re->slots[slot] = (uint32_t)++re->nr_prim;
@@ -138,14 +138,15 @@ static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 	int64_t node;
 	struct pki_gkey g;
 
-	if (re->ver[i] == re->t.version && re->t.keys[re->last[i]].dso == k->dso)
+	if (re->ver[i] == pki_itree_version(&re->t, k->group) &&
+	    re->t.keys[re->last[i]].dso == k->dso)
 		return re->last[i];
 	key = re->t.keys[re->prim_node[i]];
 	key.level = k->level;
 	key.dso = k->dso;
 	/* the same name as the primary's DSO: the same rank */
 	g = re->t.g[re->prim_node[i]];
-	node = pki_itree_findnew(&re->t, &g, &key, &ins);
+	node = pki_itree_findnew(&re->t, &g, &key, k->group, &ins);
 	if (node < 0)
 		return node;
 	if (ins && rp_node_idx(re, (uint32_t)node, DUP | re->nr_dups++))
@@ -154,9 +155,9 @@ static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 		/* perf's entry takes the map of the sample that found it,
 		 * and with it its place in later comparisons */
 		re->t.keys[node].dso = k->dso;
-		re->t.version++;
+		pki_itree_changed(&re->t, (uint32_t)node);
 	}
-	re->ver[i] = re->t.version;
+	re->ver[i] = pki_itree_version(&re->t, k->group);
 	re->last[i] = (uint32_t)node;
 	return node;
 }
@@ -405,6 +406,13 @@ found:
 	return g - rp->groups + 1;
 }
 
+/* The group of a key that has one (unresolved, groups in use): group +
+ * 1, 0, or a negative errno. */
+static int64_t rp_key_group(struct replay *rp, const struct pk_hist_entry *key)
+{
+	return !rp->all && !key->sym ? rp_group(rp, key) : 0;
+}
+
 /*
  * The memo that can stand for a key's lookup: a key's identity is its
  * location's (a trie node's own for a frame, one of the sample locations
@@ -436,10 +444,13 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 			    ? memo->entry
 			    : rp_lookup(rw->h, re, key, &slot);
 	bool created = i == -1;
+	int64_t g = created ? rp_key_group(rp, key) : 0;
 	int err;
 
+	if (g < 0)
+		return (int)g;
 	if (created) {
-		i = rp_new_prim(rp, re, key, slot);
+		i = rp_new_prim(rp, re, key, slot, (uint32_t)g);
 		if (i < 0)
 			return (int)i;
 	} else if (i < 0) {
@@ -456,13 +467,9 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	k.prim = (uint32_t)i;
 	k.ordinal = rp->ordinal++;
 	k.search = rp->all;
-	if (!rp->all && !key->sym) {
-		int64_t g = rp_group(rp, key);
-
-		if (g < 0)
-			return (int)g;
-		k.group = (uint32_t)g;
-	}
+	if (!created && (g = rp_key_group(rp, key)) < 0)
+		return (int)g;
+	k.group = (uint32_t)g;
 	/* a key just created has nothing to look up */
 	if (!created && (err = rp_land(rp, re, &k)))
 		return err;
@@ -529,10 +536,25 @@ static int rp_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t 
 	return err ? err : rp_end_sample(rp, s, period);
 }
 
+/* Sets rp->comm_first; whether the groups of rp_group() lie side by side
+ * in the trees' order: when only the keys that make them come before the
+ * symbol (pki_itree_init()). */
+static bool rp_groups_apart(const struct pk_hist *h, struct replay *rp)
+{
+	bool apart = !rp->all;
+
+	for (uint32_t i = 0; i < h->nr_keys && h->keys[i] != PK_HIST_KEY_SYM; i++) {
+		rp->comm_first = rp->comm_first || h->keys[i] == PK_HIST_KEY_COMM;
+		apart = apart && (h->keys[i] == PK_HIST_KEY_COMM || h->keys[i] == PK_HIST_KEY_DSO);
+	}
+	return apart;
+}
+
 /* Everything the replay and the builders share, before either starts. */
 static int rp_init(struct pk_hist *h, struct replay *rp)
 {
 	size_t n = h->stacks.nr;
+	bool by_group;
 	int err;
 
 	if (n >= UINT32_MAX)
@@ -546,8 +568,9 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 	if (!rp->ev || !rp->seq_off || !rp->seq_len || !rp->use_off || !rp->uses)
 		return -ENOMEM;
 	rp->nr_ev = h->nr_events_alloc;
+	by_group = rp_groups_apart(h, rp);
 	for (uint32_t i = 0; i < rp->nr_ev; i++)
-		pki_itree_init(&rp->ev[i].t);
+		pki_itree_init(&rp->ev[i].t, by_group);
 	rp->nodes = malloc(PKI_HIST_FRAMES * sizeof(*rp->nodes));
 	if (!rp->nodes)
 		return -ENOMEM;
@@ -556,11 +579,6 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 		pki_calloc_hot(h->stacks.nr_locs ? h->stacks.nr_locs : 1, sizeof(*rp->loc_memo));
 	if (!rp->loc_memo)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < h->nr_keys; i++) {
-		if (h->keys[i] == PK_HIST_KEY_SYM)
-			break;
-		rp->comm_first = rp->comm_first || h->keys[i] == PK_HIST_KEY_COMM;
-	}
 	err = rp_comm_ranks(h, rp);
 	return err ? err : rp_dso_names(h, rp);
 }

@@ -46,7 +46,7 @@ struct rp_event {
 	uint32_t *node_idx;		/* per node: primary index, or dup | DUP */
 	size_t alloc_idx;
 	uint32_t *prim_node;		/* per primary: its node */
-	uint64_t *ver;			/* per primary: tree version at last lookup */
+	uint64_t *ver;			/* per primary: pki_itree_version() then */
 	uint32_t *last;			/* per primary: node of that lookup */
 	uint64_t *stamp;		/* per primary: occurrence that looked it up */
 	size_t nr_prim, alloc_prim;
