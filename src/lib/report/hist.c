@@ -548,7 +548,7 @@ static int finish_event(struct pk_hist *h, uint32_t i)
 	uint32_t nr = pki_groups_size(&h->groups, i);
 	int err = 0;
 
-	/* the call trees are sorted already (sort_all_trees) */
+	/* the call trees are being sorted meanwhile (finish_all()) */
 	if (nr > 1)
 		err = sort_group(h, i, nr);
 	else if (he->order)
@@ -560,46 +560,6 @@ static int finish_event(struct pk_hist *h, uint32_t i)
 	he->pub.entries = he->v;
 	he->pub.nr_entries = he->nr;
 	return err;
-}
-
-/* Sorting the call trees, every other entry in a second thread; the
- * comparisons read the session's DSO list, which no longer changes. */
-struct tree_sort {
-	struct pk_hist *h;
-	struct pk_session *s;
-	unsigned first, step;
-	pthread_t thread;
-	int err;
-};
-
-static void *sort_trees(void *arg)
-{
-	struct tree_sort *t = arg;
-	struct pk_hist *h = t->h;
-
-	t->err = pki_callchain_sort_begin(t->s);
-	for (uint32_t i = 0; i < h->nr_events_alloc && !t->err; i++)
-		for (size_t j = t->first; j < h->events[i].nr; j += t->step)
-			pki_callchain_sort(h->events[i].v[j].callchain);
-	pki_callchain_sort_end();
-	return NULL;
-}
-
-static int sort_all_trees(struct pk_hist *h, struct pk_session *s)
-{
-	struct tree_sort t[2] = {{h, s, 0, 1}, {h, s, 1, 2}};
-	bool threaded = h->callchain && h->nr_threads != 1;
-
-	if (threaded) {
-		t[0].step = 2;
-		threaded = !pthread_create(&t[1].thread, NULL, sort_trees, &t[1]);
-		if (!threaded)
-			t[0].step = 1;
-	}
-	sort_trees(&t[0]);
-	if (threaded)
-		pthread_join(t[1].thread, NULL);
-	return t[0].err ? t[0].err : t[1].err;
 }
 
 static int finish(struct pk_hist *h)
@@ -629,6 +589,18 @@ static int finish(struct pk_hist *h)
 		h->shown[h->nr_shown++] = &he->pub;
 	}
 	return 0;
+}
+
+/* The entries in order, their call trees sorted meanwhile. */
+static int finish_all(struct pk_hist *h, struct pk_session *s)
+{
+	struct pki_tree_sort t;
+	int err = pki_trees_sort_start(&t, h, s), serr;
+
+	if (!err)
+		err = finish(h);
+	serr = pki_trees_sort_finish(&t, h);
+	return err ? err : serr;
 }
 
 static int set_keys(struct pk_hist *h, const struct pk_hist_opts *opts)
@@ -713,13 +685,10 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->lost = pk_session_lost_samples(s);
 	/* after the samples: a pipe's header comes in the stream */
 	err = pki_groups_init(&h->groups, s, o.group);
-	err = sort_all_trees(h, s);
-	if (err)
-		goto fail;
 	err = pki_callchain_sort_begin(s);
 	if (err)
 		goto fail;
-	err = finish(h);
+	err = finish_all(h, s);
 	pki_callchain_sort_end();
 	if (err)
 		goto fail;

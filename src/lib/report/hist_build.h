@@ -6,6 +6,8 @@
 #ifndef PK_HIST_BUILD_H
 #define PK_HIST_BUILD_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include "hist_internal.h"
 
 /* room for inlined frames of DWARF callchains too */
@@ -76,6 +78,23 @@ int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame
 int pki_hist_append_chain(const struct pk_hist *h, struct pki_arena *a,
 			  struct pk_callchain_node **root, const struct pk_frame *frames, size_t n,
 			  size_t from, uint64_t period);
+/* The call trees sorted beside the entries' order (hist_trees.c). */
+struct pki_tree_sort {
+	struct pk_callchain_node **roots;
+	size_t nr;
+	atomic_size_t next;		/* the first root not yet taken */
+	struct pk_session *s;
+	pthread_t thread;
+	bool threaded;
+	int err;
+};
+
+/* Starts sorting every entry's call tree: in a second thread, the trees'
+ * merges deferred until pki_trees_sort_finish(), or at once without one.
+ * The calling thread is between pki_callchain_sort_begin() and _end(). */
+int pki_trees_sort_start(struct pki_tree_sort *t, struct pk_hist *h, struct pk_session *s);
+/* Helps with what is left, waits, and makes the merges deferred meanwhile. */
+int pki_trees_sort_finish(struct pki_tree_sort *t, struct pk_hist *h);
 /* Entries from the stacks, without replaying perf's lookups. */
 int pki_hist_build_entries(struct pk_hist *h);
 /* Entries from the stacks, with perf's input-tree lookups replayed

@@ -151,6 +151,19 @@ static void *arena_alloc(struct pki_arena *a, size_t size)
 	return a->cur - size;
 }
 
+int pki_arena_merge_deferred(struct pki_arena *a)
+{
+	int err = 0;
+
+	a->defer = false;
+	for (size_t i = 0; i < a->nr_deferred && !err; i++)
+		err = pki_callchain_merge(a, &a->deferred[i].dst, a->deferred[i].src);
+	free(a->deferred);
+	a->deferred = NULL;
+	a->nr_deferred = a->alloc_deferred = 0;
+	return err;
+}
+
 void pki_arena_free(struct pki_arena *a)
 {
 	while (a->chunks) {
@@ -161,6 +174,10 @@ void pki_arena_free(struct pki_arena *a)
 	}
 	a->cur = NULL;
 	a->left = 0;
+	free(a->deferred);
+	a->deferred = NULL;
+	a->nr_deferred = a->alloc_deferred = 0;
+	a->defer = false;
 }
 
 static uint32_t key_slot(uint64_t key, uint32_t mask)
@@ -284,18 +301,25 @@ static struct cc_node *child_of(struct pki_arena *a, struct cc_node *parent,
 	return parent->last = c;
 }
 
+/* *root, made when it is NULL. */
+static struct pk_callchain_node *callchain_root(struct pki_arena *a,
+					       struct pk_callchain_node **root)
+{
+	struct cc_node *n = (struct cc_node *)*root;
+
+	if (!n && (n = arena_alloc(a, sizeof(*n))))
+		*root = &n->pub;
+	return n ? &n->pub : NULL;
+}
+
 int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
 			 const struct pk_frame *frames, size_t first, size_t count, int step,
 			 uint64_t period)
 {
-	struct cc_node *n = (struct cc_node *)*root;
+	struct cc_node *n = (struct cc_node *)callchain_root(a, root);
 
-	if (!n) {
-		n = arena_alloc(a, sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		*root = &n->pub;
-	}
+	if (!n)
+		return -ENOMEM;
 	if (count > n->pub.max_depth)
 		n->pub.max_depth = (uint32_t)count;
 	for (size_t i = 0, f = first; i < count; i++, f += (size_t)(ptrdiff_t)step) {
@@ -420,20 +444,29 @@ static int merge_into(struct pki_arena *a, struct cc_node *d, const struct pk_ca
 	return 0;
 }
 
+/* The merge noted to be made later: dst's root is made now, and its
+ * depth, which orders the entries, is already the merged tree's. */
+static int defer_merge(struct pki_arena *a, struct cc_node *d, const struct pk_callchain_node *src)
+{
+	if (pki_grow_array((void **)&a->deferred, &a->alloc_deferred, a->nr_deferred,
+			   sizeof(*a->deferred)))
+		return -ENOMEM;
+	a->deferred[a->nr_deferred++] = (struct pki_merge){&d->pub, src};
+	return 0;
+}
+
 int pki_callchain_merge(struct pki_arena *a, struct pk_callchain_node **dst,
 			const struct pk_callchain_node *src)
 {
-	struct cc_node *d = (struct cc_node *)*dst;
+	struct cc_node *d = (struct cc_node *)callchain_root(a, dst);
 	int err;
 
-	if (!d) {
-		d = arena_alloc(a, sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		*dst = &d->pub;
-	}
+	if (!d)
+		return -ENOMEM;
 	if (src->max_depth > d->pub.max_depth)
 		d->pub.max_depth = src->max_depth;
+	if (a->defer)
+		return defer_merge(a, d, src);
 	err = merge_into(a, d, src);
 	if (!err)
 		sort_tree(&d->pub);

@@ -89,6 +89,13 @@ struct pki_arena {
 	struct arena_chunk *chunks;	/* the current one first */
 	char *cur;
 	size_t left;
+	/* while another thread sorts the trees: merges into them, noted */
+	bool defer;
+	struct pki_merge {
+		struct pk_callchain_node *dst;
+		const struct pk_callchain_node *src;
+	} *deferred;
+	size_t nr_deferred, alloc_deferred;
 };
 
 /* Add the frames first, first + step, ... (count of them) of a chain with
@@ -107,6 +114,9 @@ int pki_callchain_merge(struct pki_arena *a, struct pk_callchain_node **dst,
 			const struct pk_callchain_node *src);
 /* Frees every tree built in the arena. */
 void pki_arena_free(struct pki_arena *a);
+/* The merges noted while a->defer, made (merged trees sorted again); defer
+ * ends.  0 or -ENOMEM. */
+int pki_arena_merge_deferred(struct pki_arena *a);
 
 /* A distinct stack and what its samples add up to (hist_stacks.c). */
 struct pki_stack {
