@@ -203,6 +203,10 @@ int pki_slots_grow(uint32_t **slots, size_t *nr_slots, size_t nr, size_t first,
 /* Room for element nr of *v (*alloc of elem bytes), doubling; 0, -ENOMEM,
  * or -EOVERFLOW past 2^32 - 2 elements (indices are 32-bit). */
 int pki_grow_array(void **v, size_t *alloc, size_t nr, size_t elem);
+/* *v resized to n elements of elem bytes, as it was if that fails: 0 or
+ * -ENOMEM.  Arrays that grow together are resized one after the other;
+ * those already larger than their count when one fails are harmless. */
+int pki_resize_array(void **v, size_t n, size_t elem);
 /* calloc() for a table written soon: its pages are mapped writable at
  * once, not through the zero page (hist_mem.c) */
 void *pki_calloc_hot(size_t n, size_t size);

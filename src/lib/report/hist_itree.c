@@ -19,37 +19,18 @@
 static int itree_grow(struct pki_itree *t)
 {
 	size_t n = t->alloc ? t->alloc * 2 : 1024;
-	struct pk_hist_entry *k;
-	struct pki_gkey *g;
-	uint32_t *l, *r, *p, *grp;
-	bool *red;
 
 	if (t->n < t->alloc)
 		return 0;
 	if (n >= UINT32_MAX)
 		return -EOVERFLOW;
-	k = realloc(t->keys, n * sizeof(*k));
-	if (k)
-		t->keys = k;
-	g = realloc(t->g, n * sizeof(*g));
-	if (g)
-		t->g = g;
-	l = realloc(t->rb.left, n * sizeof(*l));
-	if (l)
-		t->rb.left = l;
-	r = realloc(t->rb.right, n * sizeof(*r));
-	if (r)
-		t->rb.right = r;
-	p = realloc(t->rb.parent, n * sizeof(*p));
-	if (p)
-		t->rb.parent = p;
-	red = realloc(t->rb.red, n * sizeof(*red));
-	if (red)
-		t->rb.red = red;
-	grp = realloc(t->group, n * sizeof(*grp));
-	if (grp)
-		t->group = grp;
-	if (!k || !g || !l || !r || !p || !red || !grp)
+	if (pki_resize_array((void **)&t->keys, n, sizeof(*t->keys)) ||
+	    pki_resize_array((void **)&t->g, n, sizeof(*t->g)) ||
+	    pki_resize_array((void **)&t->rb.left, n, sizeof(*t->rb.left)) ||
+	    pki_resize_array((void **)&t->rb.right, n, sizeof(*t->rb.right)) ||
+	    pki_resize_array((void **)&t->rb.parent, n, sizeof(*t->rb.parent)) ||
+	    pki_resize_array((void **)&t->rb.red, n, sizeof(*t->rb.red)) ||
+	    pki_resize_array((void **)&t->group, n, sizeof(*t->group)))
 		return -ENOMEM;
 	t->alloc = n;
 	return 0;

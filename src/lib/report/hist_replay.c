@@ -23,11 +23,9 @@ static int rp_node_idx(struct rp_event *re, uint32_t node, uint32_t idx)
 {
 	if (node >= re->alloc_idx) {
 		size_t n = re->t.alloc > node ? re->t.alloc : (size_t)node + 1;
-		uint32_t *v = realloc(re->node_idx, n * sizeof(*v));
 
-		if (!v)
+		if (pki_resize_array((void **)&re->node_idx, n, sizeof(*re->node_idx)))
 			return -ENOMEM;
-		re->node_idx = v;
 		re->alloc_idx = n;
 	}
 	re->node_idx[node] = idx;
@@ -37,24 +35,13 @@ static int rp_node_idx(struct rp_event *re, uint32_t node, uint32_t idx)
 static int rp_grow_prim(struct rp_event *re)
 {
 	size_t n = re->alloc_prim ? re->alloc_prim * 2 : 256;
-	uint32_t *pn, *last;
-	uint64_t *ver, *stamp;
 
 	if (re->nr_prim < re->alloc_prim)
 		return 0;
-	pn = realloc(re->prim_node, n * sizeof(*pn));
-	if (pn)
-		re->prim_node = pn;
-	last = realloc(re->last, n * sizeof(*last));
-	if (last)
-		re->last = last;
-	ver = realloc(re->ver, n * sizeof(*ver));
-	if (ver)
-		re->ver = ver;
-	stamp = realloc(re->stamp, n * sizeof(*stamp));
-	if (stamp)
-		re->stamp = stamp;
-	if (!pn || !last || !ver || !stamp)
+	if (pki_resize_array((void **)&re->prim_node, n, sizeof(*re->prim_node)) ||
+	    pki_resize_array((void **)&re->last, n, sizeof(*re->last)) ||
+	    pki_resize_array((void **)&re->ver, n, sizeof(*re->ver)) ||
+	    pki_resize_array((void **)&re->stamp, n, sizeof(*re->stamp)))
 		return -ENOMEM;
 	re->alloc_prim = n;
 	return 0;

@@ -72,6 +72,16 @@ static int idtab_grow(struct pki_idtab *t, size_t nr, uint64_t (*hash)(const voi
 	return 0;
 }
 
+int pki_resize_array(void **v, size_t n, size_t elem)
+{
+	void *p = realloc(*v, n * elem);
+
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	return 0;
+}
+
 int pki_grow_array(void **v, size_t *alloc, size_t nr, size_t elem)
 {
 	size_t n;
