@@ -431,7 +431,8 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 			    ? memo->entry
 			    : rp_lookup(rw->h, re, key, &slot);
 	bool created = i == -1;
-	int64_t g = created ? rp_key_group(rp, key) : 0;
+	/* a key seen again this sample adds nothing to its group */
+	int64_t g = rp_key_group(rp, key);
 	int err;
 
 	if (g < 0)
@@ -454,8 +455,6 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	k.prim = (uint32_t)i;
 	k.ordinal = rp->ordinal++;
 	k.search = rp->all;
-	if (!created && (g = rp_key_group(rp, key)) < 0)
-		return (int)g;
 	k.group = (uint32_t)g;
 	/* a key just created has nothing to look up */
 	if (!created && (err = rp_land(rp, re, &k)))
