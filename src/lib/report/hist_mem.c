@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "hist_internal.h"
 
 #ifndef MADV_POPULATE_WRITE
@@ -21,12 +22,13 @@
 
 /* below this, the pages are few and mostly come from malloc's own heap */
 #define POPULATE_FROM (64 * 1024)
-#define PAGE	      4096u
 
 void pki_populate(void *p, size_t len)
 {
-	uintptr_t first = ((uintptr_t)p + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
-	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)(PAGE - 1);
+	/* madvise() wants whole pages, and they are not 4 KiB everywhere */
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t first = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
 
 	if (len < POPULATE_FROM || end <= first)
 		return;

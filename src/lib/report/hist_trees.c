@@ -11,7 +11,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "hist_build.h"
-#include "session/session_internal.h"
 
 /* trees taken at a time from the shared list */
 #define GRAIN 256
