@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include "hist_build.h"
 
 #include "hist_replay.h"
@@ -85,9 +84,6 @@ static int64_t rp_lookup(struct pk_hist *h, struct rp_event *re, const struct pk
 	return -1;
 }
 
-/* key's grouping keys, its strings ranked, as the tree compares them */
-static void rp_gkey(const struct replay *rp, const struct pk_hist_entry *key, struct pki_gkey *g);
-
 /* A key's first lookup: its primary node (group: rp_group + 1, or 0). */
 static int64_t rp_new_prim(struct replay *rp, struct rp_event *re,
 			   const struct pk_hist_entry *key, size_t slot, uint32_t group)
@@ -96,7 +92,7 @@ static int64_t rp_new_prim(struct replay *rp, struct rp_event *re,
 	bool ins;
 	int64_t node;
 
-	rp_gkey(rp, key, &g);
+	pki_replay_gkey(rp, key, &g);
 	node = pki_itree_findnew(&re->t, &g, key, group, &ins);
 	size_t i = re->nr_prim;
 
@@ -171,176 +167,6 @@ struct rp_walk {
 	struct replay *rp;
 };
 
-static int rp_dso_grow(struct replay *rp, size_t nr)
-{
-	size_t n = rp->nr_dso_slots ? rp->nr_dso_slots * 2 : 64;
-	struct rp_dso *v;
-
-	if ((nr + 1) * 2 <= rp->nr_dso_slots)
-		return 0;
-	v = calloc(n, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < rp->nr_dso_slots; i++) {
-		size_t j = ((uintptr_t)rp->dsos[i].dso >> 4) & (n - 1);
-
-		if (!rp->dsos[i].dso)
-			continue;
-		while (v[j].dso)
-			j = (j + 1) & (n - 1);
-		v[j] = rp->dsos[i];
-	}
-	free(rp->dsos);
-	rp->dsos = v;
-	rp->nr_dso_slots = n;
-	return 0;
-}
-
-static size_t dso_slot(const struct replay *rp, const struct pk_dso *dso)
-{
-	size_t mask = rp->nr_dso_slots - 1, j = ((uintptr_t)dso >> 4) & mask;
-
-	while (rp->dsos[j].dso && rp->dsos[j].dso != dso)
-		j = (j + 1) & mask;
-	return j;
-}
-
-/* A location's DSO into the table. */
-static int rp_note(struct replay *rp, const struct pk_location *loc, size_t *nr)
-{
-	size_t j;
-
-	if (!loc->dso)
-		return 0;
-	if (rp_dso_grow(rp, *nr))
-		return -ENOMEM;
-	j = dso_slot(rp, loc->dso);
-	if (!rp->dsos[j].dso) {
-		rp->dsos[j].dso = loc->dso;
-		++*nr;
-	}
-	return 0;
-}
-
-static int by_dso_name(const void *a, const void *b)
-{
-	const struct rp_dso *const *x = a, *const *y = b;
-
-	return strcmp(pk_dso_short_name((*x)->dso), pk_dso_short_name((*y)->dso));
-}
-
-/* Every DSO of the stacks, numbered by name. */
-static int rp_dso_names(struct pk_hist *h, struct replay *rp)
-{
-	const struct pki_stacks *t = &h->stacks;
-	struct rp_dso **byname;
-	size_t nr = 0, k = 0;
-	uint32_t name = 0;
-	int err = rp_dso_grow(rp, 0);
-
-	for (size_t i = 0; i < t->nr_locs && !err; i++)
-		err = rp_note(rp, &t->locs[i], &nr);
-	/* node 0 is the trie's root, no frame */
-	for (size_t i = 1; i < t->nr_nodes && !err; i++)
-		err = rp_note(rp, &t->nodes[i].loc, &nr);
-	byname = err ? NULL : malloc((nr ? nr : 1) * sizeof(*byname));
-	if (!byname)
-		return -ENOMEM;
-	for (size_t j = 0; j < rp->nr_dso_slots; j++)
-		if (rp->dsos[j].dso)
-			byname[k++] = &rp->dsos[j];
-	qsort(byname, nr, sizeof(*byname), by_dso_name);
-	for (size_t i = 0; i < nr; i++)
-		byname[i]->name = i && !by_dso_name(&byname[i - 1], &byname[i]) ? name : ++name;
-	free(byname);
-	return 0;
-}
-
-static int by_string(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int by_address(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t) * (const char *const *)a, y = (uintptr_t) * (const char *const *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The comms' ranks by string (interned: one pointer a string). */
-static int rp_comm_ranks(struct pk_hist *h, struct replay *rp)
-{
-	const struct pki_strtab *t = &h->comms;
-	const char **sorted;
-	size_t n = 0;
-
-	rp->comms = malloc((t->nr ? t->nr : 1) * sizeof(*rp->comms));
-	rp->comm_rank = malloc((t->nr ? t->nr : 1) * sizeof(*rp->comm_rank));
-	sorted = malloc((t->nr ? t->nr : 1) * sizeof(*sorted));
-	if (!rp->comms || !rp->comm_rank || !sorted) {
-		free(sorted);
-		return -ENOMEM;
-	}
-	for (size_t j = 0; j < t->nr_slots && n < t->nr; j++)
-		if (t->slots[j])
-			sorted[n++] = t->slots[j];
-	qsort(sorted, n, sizeof(*sorted), by_string);
-	memcpy(rp->comms, sorted, n * sizeof(*sorted));
-	qsort(rp->comms, n, sizeof(*rp->comms), by_address);
-	/* comm i's rank: its place in sorted */
-	for (size_t i = 0; i < n; i++) {
-		const char **at = bsearch(&sorted[i], rp->comms, n, sizeof(*rp->comms), by_address);
-
-		rp->comm_rank[at - rp->comms] = (uint32_t)i;
-	}
-	rp->nr_comms = n;
-	free(sorted);
-	return 0;
-}
-
-static uint32_t comm_rank(const struct replay *rp, const char *comm)
-{
-	const char **at = bsearch(&comm, rp->comms, rp->nr_comms, sizeof(*rp->comms), by_address);
-
-	return at ? rp->comm_rank[at - rp->comms] : UINT32_MAX;
-}
-
-/* A DSO's rank: by name, in no map after every name. */
-static uint32_t dso_rank(const struct replay *rp, const struct pk_dso *dso)
-{
-	return dso ? rp->dsos[dso_slot(rp, dso)].name : UINT32_MAX;
-}
-
-/* key's grouping keys, its strings ranked, as the tree compares them. */
-static void rp_gkey(const struct replay *rp, const struct pk_hist_entry *key, struct pki_gkey *g)
-{
-	const struct sort_ctx *x = pki_hist_sort_ctx();
-
-	g->sym = key->sym;
-	g->addr = key->addr;
-	g->dso = dso_rank(rp, key->dso);
-	for (uint32_t j = 0; j < x->nr_keys; j++) {
-		switch (x->keys[j]) {
-		case PK_HIST_KEY_COMM:
-			g->k[j] = comm_rank(rp, key->comm);
-			break;
-		case PK_HIST_KEY_PID:
-			g->k[j] = (uint32_t)key->tid ^ 0x80000000u;	/* signed order */
-			break;
-		case PK_HIST_KEY_DSO:
-			g->k[j] = g->dso;
-			break;
-		case PK_HIST_KEY_CPU:
-			g->k[j] = key->cpu;
-			break;
-		default:
-			g->k[j] = 0;
-			break;
-		}
-	}
-}
-
 #define WRAPS (1ULL << 63)	/* a signed difference this far apart wraps */
 
 static uint64_t group_hash(const char *comm, uint32_t name)
@@ -368,7 +194,7 @@ static int group_slots_grow(struct replay *rp)
 static int64_t rp_group(struct replay *rp, const struct pk_hist_entry *key)
 {
 	const char *comm = rp->comm_first ? key->comm : NULL;
-	uint32_t name = key->dso ? rp->dsos[dso_slot(rp, key->dso)].name : 0;
+	uint32_t name = key->dso ? pki_replay_dso_name(rp, key->dso) : 0;
 	struct rp_group *g;
 	size_t j, mask;
 
@@ -541,7 +367,6 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 {
 	size_t n = h->stacks.nr;
 	bool by_group;
-	int err;
 
 	if (n >= UINT32_MAX)
 		return -EOVERFLOW;
@@ -565,8 +390,7 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 		pki_calloc_hot(h->stacks.nr_locs ? h->stacks.nr_locs : 1, sizeof(*rp->loc_memo));
 	if (!rp->loc_memo)
 		return -ENOMEM;
-	err = rp_comm_ranks(h, rp);
-	return err ? err : rp_dso_names(h, rp);
+	return pki_replay_ranks(h, rp);
 }
 
 /* The samples in their order, each stack's first walked whole. */

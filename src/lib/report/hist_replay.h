@@ -120,6 +120,14 @@ struct replay {
 	size_t redir_mark;
 };
 
+/* Comm and DSO-name ranks of every location of the stacks
+ * (hist_replay_ranks.c); 0 or -ENOMEM. */
+int pki_replay_ranks(struct pk_hist *h, struct replay *rp);
+/* key's grouping keys, its strings ranked, as the tree compares them. */
+void pki_replay_gkey(const struct replay *rp, const struct pk_hist_entry *key, struct pki_gkey *g);
+/* The number of a DSO's name (one of the stacks'): 1, 2, ... in name order. */
+uint32_t pki_replay_dso_name(const struct replay *rp, const struct pk_dso *dso);
+
 /* The entry a node stands for: primaries are the stacks' entries in
  * creation order, duplicates come after them. */
 static inline uint32_t rp_entry(const struct rp_event *re, uint32_t node)
