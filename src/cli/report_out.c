@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include "obuf.h"
 #include "report_out.h"
 
 void report_out_init(struct report_out *o)
@@ -52,16 +53,13 @@ void report_out_left(struct report_out *o, const char *s, size_t max, size_t wid
 		report_out_fill(o, ' ', width - n);
 }
 
-/* digits of v, backwards from end; returns the start */
-static char *utoa(char *end, uint64_t v, unsigned base)
+/* The digits of v, in base 16 or 10, into buf (room for 20); how many:
+ * script's output buffer's formatting (obuf.h). */
+static size_t digits_of(char *buf, uint64_t v, bool hex)
 {
-	static const char digit[] = "0123456789abcdef";
+	char *end = hex ? put_hex(buf, v, 0) : put_dec_n(buf, v, put_dec_digits(v));
 
-	do {
-		*--end = digit[v % base];
-		v /= base;
-	} while (v);
-	return end;
+	return (size_t)(end - buf);
 }
 
 /* sign, zeros to digits, the digits of m, padded left to width */
@@ -82,29 +80,31 @@ static void put_number(struct report_out *o, bool neg, const char *s, size_t n, 
 void report_out_int(struct report_out *o, int64_t v, int width, int digits)
 {
 	uint64_t m = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	char buf[24], *s = utoa(buf + sizeof(buf), m, 10);
+	char buf[24];
+	size_t n = digits_of(buf, m, false);
 
-	put_number(o, v < 0, s, (size_t)(buf + sizeof(buf) - s), width, digits);
+	put_number(o, v < 0, buf, n, width, digits);
 }
 
 void report_out_u64(struct report_out *o, uint64_t v, int width)
 {
-	char buf[24], *s = utoa(buf + sizeof(buf), v, 10);
+	char buf[24];
+	size_t n = digits_of(buf, v, false);
 
-	put_number(o, false, s, (size_t)(buf + sizeof(buf) - s), width, 0);
+	put_number(o, false, buf, n, width, 0);
 }
 
 void report_out_hex(struct report_out *o, uint64_t v, int digits, bool alt)
 {
-	char buf[24], *s = utoa(buf + sizeof(buf), v, 16);
-	size_t n = (size_t)(buf + sizeof(buf) - s);
+	char buf[24];
+	size_t n = digits_of(buf, v, true);
 
 	/* '#' prefixes 0x to all but zero */
 	if (alt && v)
 		report_out_write(o, "0x", 2);
 	if (digits > 0 && (size_t)digits > n)
 		report_out_fill(o, '0', (size_t)digits - n);
-	report_out_write(o, s, n);
+	report_out_write(o, buf, n);
 }
 
 static size_t pct_slot(uint64_t v, uint64_t total)
