@@ -37,10 +37,7 @@ static int rp_grow_prim(struct rp_event *re)
 
 	if (re->nr_prim < re->alloc_prim)
 		return 0;
-	if (pki_resize_array((void **)&re->prim_node, n, sizeof(*re->prim_node)) ||
-	    pki_resize_array((void **)&re->last, n, sizeof(*re->last)) ||
-	    pki_resize_array((void **)&re->ver, n, sizeof(*re->ver)) ||
-	    pki_resize_array((void **)&re->stamp, n, sizeof(*re->stamp)))
+	if (pki_resize_array((void **)&re->prim, n, sizeof(*re->prim)))
 		return -ENOMEM;
 	re->alloc_prim = n;
 	return 0;
@@ -55,7 +52,7 @@ static uint64_t prim_hash(const void *ctx, uint32_t i)
 {
 	const struct prim_ctx *c = ctx;
 
-	return pki_hist_entry_hash(c->h, &c->re->t.keys[c->re->prim_node[i]]);
+	return pki_hist_entry_hash(c->h, &c->re->t.keys[c->re->prim[i].node]);
 }
 
 static int rp_slots(struct pk_hist *h, struct rp_event *re)
@@ -77,7 +74,7 @@ static int64_t rp_lookup(struct pk_hist *h, struct rp_event *re, const struct pk
 	     j = (j + 1) & (re->nr_slots - 1)) {
 		uint32_t i = re->slots[j] - 1;
 
-		if (pki_hist_entry_same(h, &re->t.keys[re->prim_node[i]], key))
+		if (pki_hist_entry_same(h, &re->t.keys[re->prim[i].node], key))
 			return i;
 	}
 	*slot = j;
@@ -104,10 +101,12 @@ static int64_t rp_new_prim(struct replay *rp, struct rp_event *re,
 		return -ENOMEM;
 	if (ins && rp_node_idx(re, (uint32_t)node, (uint32_t)i))
 		return -ENOMEM;
-	re->prim_node[i] = (uint32_t)node;
-	re->ver[i] = pki_itree_version(&re->t, group);
-	re->last[i] = (uint32_t)node;
-	re->stamp[i] = 0;
+	re->prim[i] = (struct rp_prim){
+		.ver = pki_itree_version(&re->t, group),
+		.last_dso = re->t.keys[node].dso,
+		.node = (uint32_t)node,
+		.last = (uint32_t)node,
+	};
 	re->slots[slot] = (uint32_t)++re->nr_prim;
 	return (int64_t)i;
 }
@@ -116,19 +115,19 @@ static int64_t rp_new_prim(struct replay *rp, struct rp_event *re,
 static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 {
 	struct pk_hist_entry key;
-	uint32_t i = k->prim;
+	struct rp_prim *p = &re->prim[k->prim];
 	bool ins;
 	int64_t node;
 	struct pki_gkey g;
 
-	if (re->ver[i] == pki_itree_version(&re->t, k->group) &&
-	    re->t.keys[re->last[i]].dso == k->dso)
-		return re->last[i];
-	key = re->t.keys[re->prim_node[i]];
+	/* nothing in the group changed since (not even that node's DSO) */
+	if (p->ver == pki_itree_version(&re->t, k->group) && p->last_dso == k->dso)
+		return p->last;
+	key = re->t.keys[p->node];
 	key.level = k->level;
 	key.dso = k->dso;
 	/* the same name as the primary's DSO: the same rank */
-	g = re->t.g[re->prim_node[i]];
+	g = re->t.g[p->node];
 	node = pki_itree_findnew(&re->t, &g, &key, k->group, &ins);
 	if (node < 0)
 		return node;
@@ -140,21 +139,25 @@ static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 		re->t.keys[node].dso = k->dso;
 		pki_itree_changed(&re->t, (uint32_t)node);
 	}
-	re->ver[i] = pki_itree_version(&re->t, k->group);
-	re->last[i] = (uint32_t)node;
+	p->ver = pki_itree_version(&re->t, k->group);
+	p->last = (uint32_t)node;
+	p->last_dso = re->t.keys[node].dso;
 	return node;
 }
 
 /* A later lookup of key k by the current sample: a redirection when it
- * lands elsewhere than its primary. */
+ * lands elsewhere than its primary.  Only a key searched again can: the
+ * others land where their first lookup created them. */
 static int rp_land(struct replay *rp, struct rp_event *re, const struct rp_key *k)
 {
-	bool search = k->search || (k->group && rp->groups[k->group - 1].danger);
-	int64_t node = search ? rp_search(re, k) : re->prim_node[k->prim];
+	int64_t node;
 
+	if (!k->search && !(k->group && rp->groups[k->group - 1].danger))
+		return 0;
+	node = rp_search(re, k);
 	if (node < 0)
 		return (int)node;
-	if ((uint32_t)node == re->prim_node[k->prim])
+	if ((uint32_t)node == re->prim[k->prim].node)
 		return 0;
 	if (pki_grow_array((void **)&rp->redir, &rp->alloc_redir, rp->nr_redir, sizeof(*rp->redir)))
 		return -ENOMEM;
@@ -269,12 +272,12 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 			return (int)i;
 	} else if (i < 0) {
 		return (int)i;
-	} else if (re->stamp[i] == rp->occ) {
+	} else if (re->prim[i].stamp == rp->occ) {
 		return 0;	/* perf looks a key up once a sample */
 	}
 	if (memo)
 		*memo = (struct pki_key_memo){(uint32_t)i, w->st->attr->index + 1, w->st->comm};
-	re->stamp[i] = rp->occ;
+	re->prim[i].stamp = rp->occ;
 	if (rp->nr_uses == rp->alloc_uses)
 		return -EOVERFLOW;	/* more keys than frames: cannot be */
 	rp->uses[rp->nr_uses++] = (struct rp_use){(uint32_t)i, (uint32_t)from | (pos ? 0 : USE_SELF)};
@@ -326,26 +329,65 @@ static void rp_publish(struct replay *rp, size_t walked, bool done)
 static int rp_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t period,
 		     bool first, struct pk_frame *frames)
 {
-	struct pki_stack *st = &h->stacks.v[s];
-	struct rp_event *re = &rp->ev[st->attr->index];
+	struct rp_seq *q = &rp->seq[s];
 	int err = 0;
 
 	rp->occ++;
 	rp->ordinal = 0;
 	if (first) {
+		const struct pki_stack *st = &h->stacks.v[s];
 		struct rp_walk rw = {h, rp};
 
-		rp->seq_off[s] = (uint32_t)rp->nr_pool;
+		q->off = (uint32_t)rp->nr_pool;
+		q->ev = st->attr->index;
 		err = pki_hist_walk(h, st, frames, rp->nodes, rp_first_key, &rw);
-		rp->seq_len[s] = (uint32_t)(rp->nr_pool - rp->seq_off[s]);
+		q->len = (uint32_t)(rp->nr_pool - q->off);
 		rp->use_off[s + 1] = rp->nr_uses;
 		if (!err)
 			rp_publish(rp, (size_t)s + 1, false);
 	} else {
-		for (uint32_t k = 0; k < rp->seq_len[s] && !err; k++)
-			err = rp_land(rp, re, &rp->pool[rp->seq_off[s] + k]);
+		struct rp_event *re = &rp->ev[q->ev];
+
+		for (uint32_t k = 0; k < q->len && !err; k++)
+			err = rp_land(rp, re, &rp->pool[q->off + k]);
 	}
 	return err ? err : rp_end_sample(rp, s, period);
+}
+
+/*
+ * What the runs ahead will read, asked for in steps as each step's
+ * addresses become known: a later sample's keys (or a stack's first
+ * walk) from PREFETCH runs on, their pool entries halfway there, the
+ * primaries they name a quarter of the way.  The log says which stacks
+ * come, so their cache misses overlap instead of waiting in turn.
+ */
+#define PREFETCH 16
+
+static void rp_prefetch(const struct pk_hist *h, const struct replay *rp, size_t r,
+			uint32_t next)
+{
+	const struct pki_stack_run *log = h->stacks.log;
+	size_t nr = h->stacks.nr_log;
+	uint32_t s;
+
+	if (r + PREFETCH < nr) {
+		s = log[r + PREFETCH].stack;
+		__builtin_prefetch(s < next ? (const void *)&rp->seq[s] : &h->stacks.v[s]);
+	}
+	if (r + PREFETCH / 2 < nr) {
+		s = log[r + PREFETCH / 2].stack;
+		if (s < next)
+			__builtin_prefetch(&rp->pool[rp->seq[s].off]);
+		else
+			__builtin_prefetch(&h->stacks.nodes[h->stacks.v[s].leaf]);
+	}
+	if (r + PREFETCH / 4 < nr && (s = log[r + PREFETCH / 4].stack) < next) {
+		const struct rp_seq *q = &rp->seq[s];
+		const struct rp_event *re = &rp->ev[q->ev];
+
+		for (uint32_t k = 0; k < q->len && k < 4; k++)
+			__builtin_prefetch(&re->prim[rp->pool[q->off + k].prim]);
+	}
 }
 
 /* Sets rp->comm_first; whether the groups of rp_group() lie side by side
@@ -371,12 +413,11 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 	if (n >= UINT32_MAX)
 		return -EOVERFLOW;
 	rp->ev = calloc(h->nr_events_alloc ? h->nr_events_alloc : 1, sizeof(*rp->ev));
-	rp->seq_off = calloc(n ? n : 1, sizeof(uint32_t));
-	rp->seq_len = calloc(n ? n : 1, sizeof(uint32_t));
+	rp->seq = calloc(n ? n : 1, sizeof(*rp->seq));
 	rp->use_off = calloc(n + 1, sizeof(*rp->use_off));
 	rp->alloc_uses = h->stacks.nr_walk_keys;
 	rp->uses = malloc((rp->alloc_uses ? rp->alloc_uses : 1) * sizeof(*rp->uses));
-	if (!rp->ev || !rp->seq_off || !rp->seq_len || !rp->use_off || !rp->uses)
+	if (!rp->ev || !rp->seq || !rp->use_off || !rp->uses)
 		return -ENOMEM;
 	rp->nr_ev = h->nr_events_alloc;
 	by_group = rp_groups_apart(h, rp);
@@ -404,6 +445,7 @@ static int rp_run(struct pk_hist *h, struct replay *rp)
 	for (size_t r = 0; r < h->stacks.nr_log && !err; r++) {
 		const struct pki_stack_run *run = &h->stacks.log[r];
 
+		rp_prefetch(h, rp, r, next);
 		for (uint32_t k = 0; k < run->nr && !err; k++) {
 			bool first = run->stack == next;
 
@@ -488,9 +530,9 @@ static int rp_apply_key(void *arg, const struct pki_walk *w, const struct pk_his
 
 	if (i < 0)
 		return i == -1 ? -EINVAL : (int)i;
-	if (re->stamp[i] == rp->occ)
+	if (re->prim[i].stamp == rp->occ)
 		return 0;
-	re->stamp[i] = rp->occ;
+	re->prim[i].stamp = rp->occ;
 	ordinal = rp->ordinal++;
 	idx = (uint32_t)i;
 	for (size_t r = 0; r < ap->exc->nr && he->order; r++) {
@@ -575,10 +617,7 @@ static void rp_free(struct replay *rp)
 
 		pki_itree_free(&re->t);
 		free(re->node_idx);
-		free(re->prim_node);
-		free(re->ver);
-		free(re->last);
-		free(re->stamp);
+		free(re->prim);
 		free(re->slots);
 	}
 	free(rp->ev);
@@ -592,8 +631,7 @@ static void rp_free(struct replay *rp)
 	free(rp->loc_memo);
 	free(rp->groups);
 	free(rp->group_slots);
-	free(rp->seq_off);
-	free(rp->seq_len);
+	free(rp->seq);
 	free(rp->uses);
 	free(rp->use_off);
 	if (rp->progress) {

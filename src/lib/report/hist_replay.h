@@ -41,14 +41,20 @@ struct rp_group {
 	bool danger;
 };
 
+/* A primary's replay state, in one place: a lookup reads it all. */
+struct rp_prim {
+	uint64_t ver;			/* pki_itree_version() at its last lookup */
+	uint64_t stamp;			/* occurrence that looked it up last */
+	const struct pk_dso *last_dso;	/* the DSO of that lookup's node then */
+	uint32_t node;			/* its primary node */
+	uint32_t last;			/* the node that lookup ended in */
+};
+
 struct rp_event {
 	struct pki_itree t;
 	uint32_t *node_idx;		/* per node: primary index, or dup | DUP */
 	size_t alloc_idx;
-	uint32_t *prim_node;		/* per primary: its node */
-	uint64_t *ver;			/* per primary: pki_itree_version() then */
-	uint32_t *last;			/* per primary: node of that lookup */
-	uint64_t *stamp;		/* per primary: occurrence that looked it up */
+	struct rp_prim *prim;
 	size_t nr_prim, alloc_prim;
 	uint32_t *slots;		/* primary + 1 by key hash */
 	size_t nr_slots;
@@ -109,7 +115,10 @@ struct replay {
 	struct pki_key_memo *loc_memo;	/* by sample location */
 	struct rp_key *pool;		/* keys of stacks searched again */
 	size_t nr_pool, alloc_pool;
-	uint32_t *seq_off, *seq_len;	/* per stack: its keys in pool */
+	struct rp_seq {			/* per stack: */
+		uint32_t off, len;	/* its keys in pool */
+		uint32_t ev;		/* its event (attr index) */
+	} *seq;
 	struct rp_use *uses;		/* every stack's keys, for the build */
 	size_t nr_uses, alloc_uses;	/* allocated once: the builders read it */
 	size_t *use_off;		/* per stack: its first use; [nr] the end */

@@ -178,7 +178,7 @@ int pki_uses_entries(struct pk_hist *h, const struct replay *rp, struct use_part
 			const struct use_val *val = k / nr < uv->alloc ? &uv->v[k / nr] : NULL;
 			struct pk_hist_entry *e = &he->v[k];
 
-			*e = re->t.keys[re->prim_node[k]];
+			*e = re->t.keys[re->prim[k].node];
 			if (!val)
 				continue;
 			e->self = val->self;
