@@ -77,6 +77,16 @@ struct pk_hist_opts {
 					 * (127), negative for none */
 	bool hide_unresolved;		/* drop samples and callchain frames
 					 * without a symbol (perf's -U) */
+	/*
+	 * 0: every entry's call tree complete.  Above 0: a hint that only
+	 * the trees of entries whose callchain period (children with
+	 * children, else self) reaches this percentage of their event's
+	 * total_period will be read (perf report draws no branch of the
+	 * others in its graph, flat and folded modes at that limit).  The
+	 * others may then get a root without children that has only its
+	 * max_depth.  Trees of entries that merge with others are kept.
+	 */
+	double callchain_min_percent;
 };
 
 /*

@@ -323,6 +323,20 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 	return 0;
 }
 
+/*
+ * The trees the view draws from: perf draws no branch below the limit of
+ * all samples in its graph, flat and folded modes, so entries too small
+ * for one need no tree (the library keeps what may merge).  --percentage
+ * relative measures the limit otherwise, and JSON has no trees.
+ */
+static double tree_limit(const struct report_stdio_opts *o, const struct report_layout *l)
+{
+	bool drawn_by_limit = l->cg.mode == REPORT_GRAPH_GRAPH || l->cg.mode == REPORT_GRAPH_FLAT ||
+			      l->cg.mode == REPORT_GRAPH_FOLDED;
+
+	return drawn_by_limit && !o->json && !l->relative ? l->cg.min_percent : 0;
+}
+
 /* The sort keys, columns and callchain options of the histogram. */
 static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 		      struct report_layout *l, struct pk_hist_opts *ho)
@@ -343,7 +357,10 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	/* --max-stack 0 is no frames; 0 in the library is the default */
 	ho->max_stack = o->max_stack < 0 ? 0 : o->max_stack ? o->max_stack : -1;
 	ho->hide_unresolved = o->hide_unresolved;
-	return setup_callchain(s, o, l, &ho->callchain);
+	if (setup_callchain(s, o, l, &ho->callchain))
+		return -EINVAL;
+	ho->callchain_min_percent = tree_limit(o, l);
+	return 0;
 }
 
 /* The lines before the events: the file header with --header, the

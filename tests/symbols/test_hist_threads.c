@@ -23,16 +23,22 @@ static const char *const files[] = {
 	"quipper/perf.data.forkexit-3.4",
 };
 
-static struct pk_hist *build(const char *path, uint32_t threads, bool children, int callchain,
-			     struct pk_session **s)
+static struct pk_hist *build_limited(const char *path, uint32_t threads, bool children,
+				     int callchain, double limit, struct pk_session **s)
 {
 	struct pk_hist_opts o = {.sz = sizeof(o), .children = children, .callchain = callchain,
-				 .nr_threads = threads};
+				 .nr_threads = threads, .callchain_min_percent = limit};
 	struct pk_hist *h = NULL;
 
 	assert_int_equal(pk_session_open(s, path, NULL), 0);
 	assert_int_equal(pk_hist_build(&h, *s, &o), 0);
 	return h;
+}
+
+static struct pk_hist *build(const char *path, uint32_t threads, bool children, int callchain,
+			     struct pk_session **s)
+{
+	return build_limited(path, threads, children, callchain, 0, s);
 }
 
 static void same_tree(const struct pk_callchain_node *a, const struct pk_callchain_node *b)
@@ -108,10 +114,74 @@ static void test_threads_same(void **state)
 	}
 }
 
+/*
+ * With a call-tree limit, the entries, their order and the trees of the
+ * entries at or above the limit are those without one; a smaller entry
+ * may instead have a root without children, of the same depth (the
+ * output order compares it).  Returns how many did.
+ */
+static uint64_t compare_limited(const char *path, bool children, int callchain, double limit)
+{
+	struct pk_session *s1, *s2;
+	struct pk_hist *whole = build(path, 0, children, callchain, &s1);
+	struct pk_hist *part = build_limited(path, 0, children, callchain, limit, &s2);
+	uint64_t partial = 0;
+
+	assert_int_equal(pk_hist_nr_events(whole), pk_hist_nr_events(part));
+	for (uint32_t i = 0; i < pk_hist_nr_events(whole); i++) {
+		const struct pk_hist_event *a = pk_hist_event(whole, i), *b = pk_hist_event(part, i);
+		uint64_t min = (uint64_t)((double)a->total_period * (limit / 100.0));
+
+		assert_int_equal(a->nr_entries, b->nr_entries);
+		for (uint64_t j = 0; j < a->nr_entries; j++) {
+			const struct pk_hist_entry *x = &a->entries[j], *y = &b->entries[j];
+			struct pk_hist_entry cut = *x;
+
+			if (x->children >= min || !y->callchain || y->callchain->nr_children) {
+				same_entry(x, y);
+				continue;
+			}
+			/* a partial root: everything but the branches equal */
+			assert_non_null(x->callchain);
+			assert_int_equal(x->callchain->max_depth, y->callchain->max_depth);
+			cut.callchain = y->callchain;
+			same_entry(&cut, y);
+			partial += x->callchain->nr_children > 0;
+		}
+	}
+	pk_hist_free(whole);
+	pk_hist_free(part);
+	pk_session_close(s1);
+	pk_session_close(s2);
+	return partial;
+}
+
+static void test_limited_trees(void **state)
+{
+	const char *corpus = getenv("PERFKIT_CORPUS");
+	uint64_t partial = 0;
+	char path[4096];
+
+	(void)state;
+	if (!corpus) {
+		skip();
+		return;
+	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", corpus, files[i]);
+		partial += compare_limited(path, true, PK_CALLCHAIN_CALLER, 0.5);
+		partial += compare_limited(path, false, PK_CALLCHAIN_CALLEE, 0.5);
+		partial += compare_limited(path, true, PK_CALLCHAIN_CALLER, 5);
+	}
+	/* the limit did leave trees out */
+	assert_true(partial > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_threads_same),
+		cmocka_unit_test(test_limited_trees),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

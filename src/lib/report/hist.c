@@ -204,6 +204,13 @@ static bool location_key(const struct pk_hist *h, const char *comm,
 	return true;
 }
 
+size_t pki_hist_chain_len(const struct pk_hist *h, size_t n, size_t from)
+{
+	if (!n || from == n)
+		return n;
+	return h->callchain == PK_CALLCHAIN_CALLER ? from + 1 : n - from;
+}
+
 /* The chain from frame `from` towards the leaf (caller order) or the root
  * (callee order); from == n means the whole chain. */
 int pki_hist_append_chain(const struct pk_hist *h, struct pki_arena *a,
@@ -662,6 +669,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->nr_threads = o.nr_threads;
 	h->max_stack = pki_hist_max_stack(o.max_stack, MAX_STACK);
 	h->hide_unresolved = o.hide_unresolved;
+	h->callchain_min_percent = o.callchain_min_percent > 0 ? o.callchain_min_percent : 0;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, prepare_batch, h);
@@ -677,14 +685,16 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	pki_pipe_free(&h->pipe);
 	if (err < 0)
 		goto fail;
+	/* after the samples: a pipe's header comes in the stream */
+	err = pki_groups_init(&h->groups, s, o.group);
+	if (err)
+		goto fail;
 	pki_stacks_seal(&h->stacks);
 	err = add_stacks(h);
 	pki_stacks_free(&h->stacks);
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);
-	/* after the samples: a pipe's header comes in the stream */
-	err = pki_groups_init(&h->groups, s, o.group);
 	err = pki_callchain_sort_begin(s);
 	if (err)
 		goto fail;

@@ -49,6 +49,7 @@ struct pk_hist {
 	bool stack_thread;		/* the thread is part of a stack's identity */
 	size_t max_stack;		/* frames of a callchain used */
 	bool hide_unresolved;
+	double callchain_min_percent;	/* smaller trees may stay partial */
 	struct pki_groups groups;	/* the group view's groups */
 };
 
@@ -78,6 +79,8 @@ int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame
 int pki_hist_append_chain(const struct pk_hist *h, struct pki_arena *a,
 			  struct pk_callchain_node **root, const struct pk_frame *frames, size_t n,
 			  size_t from, uint64_t period);
+/* The frames pki_hist_append_chain() adds to a tree (its depth). */
+size_t pki_hist_chain_len(const struct pk_hist *h, size_t n, size_t from);
 /* The call trees sorted beside the entries' order (hist_trees.c). */
 struct pki_tree_sort {
 	struct pk_callchain_node **roots;

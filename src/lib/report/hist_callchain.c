@@ -103,6 +103,7 @@ struct cc_node {
 	uint32_t *index;       /* once many children: child + 1 by key hash */
 	uint32_t index_mask;
 	bool inlined_children; /* some child is an inlined frame */
+	bool partial;	       /* a root whose chains are not kept */
 };
 
 /* Children scanned in a row up to this many; beyond, found by hash (an
@@ -312,6 +313,18 @@ static struct pk_callchain_node *callchain_root(struct pki_arena *a,
 	return n ? &n->pub : NULL;
 }
 
+int pki_callchain_partial(struct pki_arena *a, struct pk_callchain_node **root, uint32_t max_depth)
+{
+	struct cc_node *n = (struct cc_node *)callchain_root(a, root);
+
+	if (!n)
+		return -ENOMEM;
+	n->partial = true;
+	if (max_depth > n->pub.max_depth)
+		n->pub.max_depth = max_depth;
+	return 0;
+}
+
 int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
 			 const struct pk_frame *frames, size_t first, size_t count, int step,
 			 uint64_t period)
@@ -322,6 +335,8 @@ int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
 		return -ENOMEM;
 	if (count > n->pub.max_depth)
 		n->pub.max_depth = (uint32_t)count;
+	if (n->partial)
+		return 0;
 	for (size_t i = 0, f = first; i < count; i++, f += (size_t)(ptrdiff_t)step) {
 		n->pub.children_hit += period;
 		n = child_of(a, n, &frames[f].loc);

@@ -103,6 +103,10 @@ struct pki_arena {
 int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
 			 const struct pk_frame *frames, size_t first, size_t count, int step,
 			 uint64_t period);
+/* A root that keeps no chains, only the longest one's depth (max_depth
+ * at least); later appends to it only raise that (*root made when NULL). */
+int pki_callchain_partial(struct pki_arena *a, struct pk_callchain_node **root,
+			  uint32_t max_depth);
 /* Order every node's children as perf prints them, between a begin (which
  * learns the session's DSO order) and an end. */
 int pki_callchain_sort_begin(struct pk_session *s);
@@ -152,6 +156,7 @@ struct pki_key_memo {
 struct pki_stack_node {
 	struct pk_location loc;
 	uint32_t parent;		/* towards the outermost caller */
+	uint32_t depth;			/* frames from the root, this one's too */
 	struct pki_key_memo memo;	/* fills the node's cache line */
 };
 
@@ -229,6 +234,11 @@ const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struc
 /* The stack's callchain, callee first, into out (at most max frames). */
 size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
 			 struct pk_frame *out, size_t max);
+/* The number of frames of the stack's callchain. */
+static inline size_t pki_stacks_depth(const struct pki_stacks *t, const struct pki_stack *s)
+{
+	return t->nodes[s->leaf].depth;
+}
 /* The same, with each frame's trie node into nodes. */
 size_t pki_stacks_path(const struct pki_stacks *t, const struct pki_stack *s,
 		       struct pk_frame *out, uint32_t *nodes, size_t max);

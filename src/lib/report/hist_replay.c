@@ -133,6 +133,8 @@ static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 		return node;
 	if (ins && rp_node_idx(re, (uint32_t)node, DUP | re->nr_dups++))
 		return -ENOMEM;
+	/* the duplicate merges with the primary in perf's collapsed tree */
+	p->keep = p->keep || ins;
 	if (!ins && re->t.keys[node].dso != k->dso) {
 		/* perf's entry takes the map of the sample that found it,
 		 * and with it its place in later comparisons */
@@ -159,6 +161,10 @@ static int rp_land(struct replay *rp, struct rp_event *re, const struct rp_key *
 		return (int)node;
 	if ((uint32_t)node == re->prim[k->prim].node)
 		return 0;
+	/* the sample moves between two entries: their trees stay whole */
+	re->prim[k->prim].keep = true;
+	if (!(re->node_idx[node] & DUP))
+		re->prim[re->node_idx[node]].keep = true;
 	if (pki_grow_array((void **)&rp->redir, &rp->alloc_redir, rp->nr_redir, sizeof(*rp->redir)))
 		return -ENOMEM;
 	rp->redir[rp->nr_redir++] = (struct rp_redir){k->ordinal, (uint32_t)node};
@@ -247,6 +253,25 @@ static struct pki_key_memo *rp_memo(struct pk_hist *h, const struct replay *rp,
 }
 
 /* A stack's first sample: keys are found (or created) by their value. */
+/*
+ * Whether primary i had a key earlier in the walk: perf looks a key up
+ * once a sample.  The walk's own short list answers, not a stamp in the
+ * primary's state, which a key found through its memo need not read.
+ */
+static bool rp_walk_seen(struct replay *rp, uint32_t i)
+{
+	uint64_t bit = 1ULL << (i % 64);
+
+	if (rp->walk_filter & bit) {
+		for (uint32_t k = 0; k < rp->nr_walk; k++)
+			if (rp->walk_prims[k] == i)
+				return true;
+	}
+	rp->walk_filter |= bit;
+	rp->walk_prims[rp->nr_walk++] = i;
+	return false;
+}
+
 static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_hist_entry *key,
 			uint32_t pos, size_t from)
 {
@@ -255,10 +280,9 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	struct rp_event *re = &rp->ev[w->st->attr->index];
 	struct rp_key k = {.dso = key->dso, .level = key->level};
 	struct pki_key_memo *memo = rp_memo(rw->h, rp, w, from);
+	bool memo_hit = memo && memo->comm == w->st->comm && memo->event == w->st->attr->index + 1;
 	size_t slot = 0;
-	int64_t i = memo && memo->comm == w->st->comm && memo->event == w->st->attr->index + 1
-			    ? memo->entry
-			    : rp_lookup(rw->h, re, key, &slot);
+	int64_t i = memo_hit ? memo->entry : rp_lookup(rw->h, re, key, &slot);
 	bool created = i == -1;
 	/* a key seen again this sample adds nothing to its group */
 	int64_t g = rp_key_group(rp, key);
@@ -272,12 +296,13 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 			return (int)i;
 	} else if (i < 0) {
 		return (int)i;
-	} else if (re->prim[i].stamp == rp->occ) {
-		return 0;	/* perf looks a key up once a sample */
 	}
-	if (memo)
+	if (rp->nr_walk > PKI_HIST_FRAMES)
+		return -EOVERFLOW;	/* more keys than frames: cannot be */
+	if (rp_walk_seen(rp, (uint32_t)i))
+		return 0;
+	if (memo && !memo_hit)
 		*memo = (struct pki_key_memo){(uint32_t)i, w->st->attr->index + 1, w->st->comm};
-	re->prim[i].stamp = rp->occ;
 	if (rp->nr_uses == rp->alloc_uses)
 		return -EOVERFLOW;	/* more keys than frames: cannot be */
 	rp->uses[rp->nr_uses++] = (struct rp_use){(uint32_t)i, (uint32_t)from | (pos ? 0 : USE_SELF)};
@@ -340,6 +365,8 @@ static int rp_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t 
 
 		q->off = (uint32_t)rp->nr_pool;
 		q->ev = st->attr->index;
+		rp->nr_walk = 0;
+		rp->walk_filter = 0;
 		err = pki_hist_walk(h, st, frames, rp->nodes, rp_first_key, &rw);
 		q->len = (uint32_t)(rp->nr_pool - q->off);
 		rp->use_off[s + 1] = rp->nr_uses;
@@ -424,7 +451,8 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 	for (uint32_t i = 0; i < rp->nr_ev; i++)
 		pki_itree_init(&rp->ev[i].t, by_group);
 	rp->nodes = malloc(PKI_HIST_FRAMES * sizeof(*rp->nodes));
-	if (!rp->nodes)
+	rp->walk_prims = malloc((PKI_HIST_FRAMES + 1) * sizeof(*rp->walk_prims));
+	if (!rp->nodes || !rp->walk_prims)
 		return -ENOMEM;
 	rp->memo = !h->stack_thread && !(h->key_mask & (1u << PK_HIST_KEY_CPU));
 	rp->loc_memo =
@@ -618,6 +646,7 @@ static void rp_free(struct replay *rp)
 		pki_itree_free(&re->t);
 		free(re->node_idx);
 		free(re->prim);
+		free(re->classes);
 		free(re->slots);
 	}
 	free(rp->ev);
@@ -628,6 +657,7 @@ static void rp_free(struct replay *rp)
 	free(rp->comms);
 	free(rp->comm_rank);
 	free(rp->nodes);
+	free(rp->walk_prims);
 	free(rp->loc_memo);
 	free(rp->groups);
 	free(rp->group_slots);
@@ -659,7 +689,9 @@ int pki_hist_replay(struct pk_hist *h)
 	berr = pki_uses_join(parts, nr);
 	err = err ? err : berr;
 	if (!err && uses_usable(&rp)) {
-		err = pki_uses_entries(h, &rp, parts, nr);
+		err = pki_uses_trees(h, &rp, parts, nr);
+		if (!err)
+			err = pki_uses_entries(h, &rp, parts, nr);
 		if (!err)
 			err = pki_uses_apply(h, &rp);
 	} else if (!err) {

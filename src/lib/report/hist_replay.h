@@ -48,6 +48,7 @@ struct rp_prim {
 	const struct pk_dso *last_dso;	/* the DSO of that lookup's node then */
 	uint32_t node;			/* its primary node */
 	uint32_t last;			/* the node that lookup ended in */
+	bool keep;			/* its call tree may merge with another */
 };
 
 struct rp_event {
@@ -60,6 +61,8 @@ struct rp_event {
 	size_t nr_slots;
 	uint32_t nr_dups;
 	bool broken;			/* a first lookup found another key */
+	uint32_t *classes;		/* primary + 1 by its grouping keys */
+	size_t nr_classes, nr_class_slots;
 };
 
 #define DUP 0x80000000u
@@ -102,6 +105,7 @@ struct replay {
 	size_t nr_redir, alloc_redir;
 	struct rp_dso *dsos;		/* open addressing by pointer */
 	size_t nr_dso_slots;
+	bool shared_names;		/* two DSOs of the stacks have one name */
 	const char **comms;		/* every comm, by address */
 	uint32_t *comm_rank;		/* its rank by string */
 	size_t nr_comms;
@@ -123,6 +127,9 @@ struct replay {
 	size_t nr_uses, alloc_uses;	/* allocated once: the builders read it */
 	size_t *use_off;		/* per stack: its first use; [nr] the end */
 	struct rp_progress *progress;	/* first walks done, for the builders */
+	uint32_t *walk_prims;		/* the primaries of the walk so far */
+	uint32_t nr_walk;
+	uint64_t walk_filter;		/* bit (prim % 64) of each of them */
 	uint64_t occ;			/* samples replayed, + 1 */
 	uint32_t ordinal;		/* keys of the current sample */
 	bool all;			/* resolved keys can be misplaced too */
@@ -137,6 +144,12 @@ void pki_replay_gkey(const struct replay *rp, const struct pk_hist_entry *key, s
 /* The number of a DSO's name (one of the stacks'): 1, 2, ... in name order. */
 uint32_t pki_replay_dso_name(const struct replay *rp, const struct pk_dso *dso);
 
+/* Marks the primaries of re whose call trees perf may merge with
+ * another's (hist_keep.c): 0 or -ENOMEM.  Only needed when perf merges
+ * (the comm key) and two DSOs share a name (rp->shared_names): else
+ * equal unresolved keys are one primary. */
+int pki_replay_keep(struct rp_event *re);
+
 /* The entry a node stands for: primaries are the stacks' entries in
  * creation order, duplicates come after them. */
 static inline uint32_t rp_entry(const struct rp_event *re, uint32_t node)
@@ -150,11 +163,21 @@ static inline uint32_t rp_entry(const struct rp_event *re, uint32_t node)
  * all (he->order, he->node_order), when its replay held. */
 int pki_replay_entries(struct pk_hist *h, struct rp_event *re, struct hist_event *he);
 
-/* What a builder adds to an entry: the values without the keys, a third
- * of an entry's size, so more of them stay in cache. */
+/* What a builder adds to an entry: the values without the keys, under
+ * half of an entry's size, so more of them stay in cache.  Below the
+ * call-tree limit (pk_hist_opts.callchain_min_percent) an entry's chains
+ * wait in a list instead, added only once it reaches the limit. */
 struct use_val {
 	uint64_t self, children, nr_samples;
 	struct pk_callchain_node *callchain;
+	uint32_t first, last;		/* waiting chains: link + 1, 0: none */
+	uint32_t max_depth;		/* of those chains */
+	bool partial;			/* some chains wait */
+};
+
+/* A chain waiting: frame `from` of a stack. */
+struct use_link {
+	uint32_t stack, from, next;	/* next: link + 1, 0: none */
 };
 
 struct use_part {
@@ -164,7 +187,11 @@ struct use_part {
 	struct use_vals {
 		struct use_val *v;		/* by primary / nr */
 		size_t alloc;
+		uint64_t min;			/* complete trees from this
+						 * period on (0: all) */
 	} *ev;					/* by attr index */
+	struct use_link *links;
+	size_t nr_links, alloc_links;
 	struct pk_frame *frames;
 	pthread_t thread;
 	bool started;			/* in its own thread */
@@ -178,6 +205,11 @@ int pki_uses_start(struct use_part *parts, unsigned nr, struct pk_hist *h,
 /* Waits for the builders, or runs those that had no thread (after a
  * failed replay they stop at once); 0 or the first error. */
 int pki_uses_join(struct use_part *parts, unsigned nr);
+/* The call trees of the entries that are to have them whole, their
+ * waiting chains added (those big enough after the samples perf's
+ * lookups moved, and those that may merge); the others get a partial
+ * root with their depth. */
+int pki_uses_trees(struct pk_hist *h, struct replay *rp, struct use_part *parts, unsigned nr);
 /* The entries in primary order: keys from perf's tree, values from
  * their builders. */
 int pki_uses_entries(struct pk_hist *h, const struct replay *rp, struct use_part *parts,

@@ -90,6 +90,7 @@ static int rp_dso_names(struct pk_hist *h, struct replay *rp)
 	qsort(byname, nr, sizeof(*byname), by_dso_name);
 	for (size_t i = 0; i < nr; i++)
 		byname[i]->name = i && !by_dso_name(&byname[i - 1], &byname[i]) ? name : ++name;
+	rp->shared_names = name < nr;
 	free(byname);
 	return 0;
 }

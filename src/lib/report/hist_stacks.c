@@ -172,7 +172,11 @@ static int64_t node_id(struct pki_stacks *t, uint32_t parent, const struct pk_lo
 	}
 	if (pki_grow_array((void **)&t->nodes, &t->alloc_nodes, t->nr_nodes, sizeof(*t->nodes)))
 		return -ENOMEM;
-	t->nodes[t->nr_nodes] = (struct pki_stack_node){.loc = *l, .parent = parent};
+	t->nodes[t->nr_nodes] = (struct pki_stack_node){
+		.loc = *l,
+		.parent = parent,
+		.depth = t->nodes[parent].depth + 1,
+	};
 	t->node_tab.slots[j] = slot_make(h, (uint32_t)t->nr_nodes++);
 	return t->nr_nodes - 1;
 }

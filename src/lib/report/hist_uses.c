@@ -45,6 +45,68 @@ static struct use_val *use_val(struct use_part *p, uint32_t ev, uint32_t prim)
 	return &uv->v[i];
 }
 
+/* The chains of e that waited, added in the order they came. */
+static int use_catch_up(struct use_part *p, struct use_val *e)
+{
+	struct pk_hist *h = p->h;
+	int err = 0;
+
+	for (uint32_t l = e->first; l && !err; l = p->links[l - 1].next) {
+		const struct use_link *k = &p->links[l - 1];
+		const struct pki_stack *st = &h->stacks.v[k->stack];
+		size_t n = pki_stacks_frames(&h->stacks, st, p->frames, PKI_HIST_FRAMES);
+
+		err = pki_hist_append_chain(h, &h->trees[p->id], &e->callchain, p->frames, n,
+					    k->from, st->period);
+	}
+	e->first = e->last = 0;
+	e->partial = false;
+	return err;
+}
+
+/* A chain of an entry below the limit waits, its depth noted. */
+static int use_wait_chain(struct use_part *p, struct use_val *e, uint32_t s, uint32_t from)
+{
+	const struct pki_stacks *t = &p->h->stacks;
+	size_t len = pki_hist_chain_len(p->h, pki_stacks_depth(t, &t->v[s]), from);
+
+	if (pki_grow_array((void **)&p->links, &p->alloc_links, p->nr_links, sizeof(*p->links)))
+		return -ENOMEM;
+	p->links[p->nr_links++] = (struct use_link){s, from, 0};
+	if (e->last)
+		p->links[e->last - 1].next = (uint32_t)p->nr_links;
+	else
+		e->first = (uint32_t)p->nr_links;
+	e->last = (uint32_t)p->nr_links;
+	if (len > e->max_depth)
+		e->max_depth = (uint32_t)len;
+	e->partial = true;
+	return 0;
+}
+
+/* Stack s's chain from frame `from` into e's tree: at once, or waiting
+ * while e is below the limit (*n: the frames fetched, SIZE_MAX for none
+ * yet). */
+static int use_chain(struct use_part *p, struct use_val *e, uint64_t min, uint32_t s,
+		     uint32_t from, size_t *n)
+{
+	struct pk_hist *h = p->h;
+	const struct pki_stack *st = &h->stacks.v[s];
+	int err;
+
+	if (e->partial || (!e->callchain && e->children < min)) {
+		err = use_wait_chain(p, e, s, from);
+		if (err || e->children < min)
+			return err;
+		*n = SIZE_MAX; /* the frames buffer is reused */
+		return use_catch_up(p, e);
+	}
+	if (*n == SIZE_MAX)
+		*n = pki_stacks_frames(&h->stacks, st, p->frames, PKI_HIST_FRAMES);
+	return pki_hist_append_chain(h, &h->trees[p->id], &e->callchain, p->frames, *n, from,
+				     st->period);
+}
+
 static int use_stack(struct use_part *p, size_t s)
 {
 	struct pk_hist *h = p->h;
@@ -67,12 +129,9 @@ static int use_stack(struct use_part *p, size_t s)
 			e->nr_samples += st->count;
 		}
 		e->children += st->period;
-		if (!h->callchain)
-			continue;
-		if (n == SIZE_MAX)
-			n = pki_stacks_frames(&h->stacks, st, p->frames, PKI_HIST_FRAMES);
-		err = pki_hist_append_chain(h, &h->trees[p->id], &e->callchain, p->frames, n,
-					    use->from & ~USE_SELF, st->period);
+		if (h->callchain)
+			err = use_chain(p, e, p->ev[st->attr->index].min, (uint32_t)s,
+					use->from & ~USE_SELF, &n);
 	}
 	return err;
 }
@@ -116,6 +175,20 @@ static void *use_thread(void *arg)
 	return use_walk(arg);
 }
 
+/* The period from which event i's entries get their whole call tree as
+ * they are built: the limit perf report draws branches from, computed as
+ * it computes it. */
+static uint64_t uses_min_period(const struct pk_hist *h, uint32_t i)
+{
+	/* a group view reads its members' trees into its leader's entries */
+	for (uint32_t k = 0; k < h->groups.nr_attrs; k++)
+		if (h->groups.nr_members[k] > 1)
+			return 0;
+	if (h->callchain_min_percent <= 0)
+		return 0;
+	return (uint64_t)((double)h->events[i].pub.total_period * (h->callchain_min_percent / 100.0));
+}
+
 int pki_uses_start(struct use_part *parts, unsigned nr, struct pk_hist *h, const struct replay *rp)
 {
 	for (unsigned k = 0; k < nr; k++) {
@@ -125,6 +198,8 @@ int pki_uses_start(struct use_part *parts, unsigned nr, struct pk_hist *h, const
 		parts[k].frames = malloc(PKI_HIST_FRAMES * sizeof(*parts[k].frames));
 		if (!parts[k].ev || !parts[k].frames)
 			return -ENOMEM;
+		for (uint32_t i = 0; i < h->nr_events_alloc; i++)
+			parts[k].ev[i].min = uses_min_period(h, i);
 	}
 	/* without a replay thread beside them (or a thread at all), they
 	 * run after it */
@@ -156,7 +231,87 @@ void pki_uses_free(struct use_part *parts, unsigned nr, uint32_t nr_ev)
 			free(parts[k].ev[i].v);
 		free(parts[k].ev);
 		free(parts[k].frames);
+		free(parts[k].links);
 	}
+}
+
+/* What the samples perf's lookups move (pki_uses_apply()) change in
+ * event i's primaries' children periods, by primary (*out; NULL when
+ * none move). */
+static int moved_periods(const struct pk_hist *h, const struct replay *rp, uint32_t i,
+			 uint64_t **out)
+{
+	const struct rp_event *re = &rp->ev[i];
+	uint64_t *d;
+
+	*out = NULL;
+	if (!rp->nr_exc)
+		return 0;
+	d = calloc(re->nr_prim, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (size_t x = 0; x < rp->nr_exc; x++) {
+		const struct rp_exc *exc = &rp->exc[x];
+
+		if (h->stacks.v[exc->stack].attr->index != i)
+			continue;
+		for (size_t r = 0; r < exc->nr; r++) {
+			const struct rp_redir *dr = &rp->redir[exc->first + r];
+			size_t u = rp->use_off[exc->stack] + dr->ordinal;
+			uint32_t to = rp_entry(re, dr->node);
+
+			if (u >= rp->use_off[exc->stack + 1])
+				continue; /* pki_uses_apply() fails on it */
+			d[rp->uses[u].prim] -= exc->period; /* modulo 2^64 */
+			if (to < re->nr_prim)
+				d[to] += exc->period;
+		}
+	}
+	*out = d;
+	return 0;
+}
+
+static bool uses_any_partial(const struct use_part *parts, unsigned nr, uint32_t i)
+{
+	for (unsigned k = 0; k < nr; k++)
+		for (size_t j = 0; j < parts[k].ev[i].alloc; j++)
+			if (parts[k].ev[i].v[j].partial)
+				return true;
+	return false;
+}
+
+int pki_uses_trees(struct pk_hist *h, struct replay *rp, struct use_part *parts, unsigned nr)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++) {
+		struct rp_event *re = &rp->ev[i];
+		uint64_t *moved = NULL;
+
+		if (!h->callchain || !re->nr_prim || !uses_any_partial(parts, nr, i))
+			continue;
+		/* perf merges equal entries again only with the comm key */
+		if (pki_hist_grouping_passes(h->keys, h->nr_keys) > 1 && rp->shared_names)
+			err = pki_replay_keep(re);
+		if (!err)
+			err = moved_periods(h, rp, i, &moved);
+		for (size_t k = 0; k < re->nr_prim && !err; k++) {
+			struct use_part *p = &parts[k % nr];
+			struct use_val *v = k / nr < p->ev[i].alloc ? &p->ev[i].v[k / nr] : NULL;
+			uint64_t children;
+
+			if (!v || !v->partial)
+				continue;
+			children = v->children + (moved ? moved[k] : 0);
+			if (re->prim[k].keep || children >= p->ev[i].min)
+				err = use_catch_up(p, v);
+			else
+				err = pki_callchain_partial(&h->trees[p->id], &v->callchain,
+							    v->max_depth);
+		}
+		free(moved);
+	}
+	return err;
 }
 
 /* The entries in primary order: keys from perf's tree, values from
