@@ -54,8 +54,12 @@ static int use_catch_up(struct use_part *p, struct use_val *e)
 	for (uint32_t l = e->first; l && !err; l = p->links[l - 1].next) {
 		const struct use_link *k = &p->links[l - 1];
 		const struct pki_stack *st = &h->stacks.v[k->stack];
-		size_t n = pki_stacks_frames(&h->stacks, st, p->frames, PKI_HIST_FRAMES);
+		size_t n = pki_stacks_depth(&h->stacks, st);
+		/* in caller order the chain ends at the leaf: the frames from
+		 * there up to `from` are all it reads */
+		size_t want = h->callchain == PK_CALLCHAIN_CALLER && k->from < n ? k->from + 1 : n;
 
+		pki_stacks_frames(&h->stacks, st, p->frames, want);
 		err = pki_hist_append_chain(h, &h->trees[p->id], &e->callchain, p->frames, n,
 					    k->from, st->period);
 	}
