@@ -325,6 +325,11 @@ int pki_callchain_partial(struct pki_arena *a, struct pk_callchain_node **root, 
 	return 0;
 }
 
+void pki_callchain_whole(struct pk_callchain_node *root)
+{
+	((struct cc_node *)root)->partial = false;
+}
+
 int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
 			 const struct pk_frame *frames, size_t first, size_t count, int step,
 			 uint64_t period)

@@ -107,6 +107,8 @@ int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
  * at least); later appends to it only raise that (*root made when NULL). */
 int pki_callchain_partial(struct pki_arena *a, struct pk_callchain_node **root,
 			  uint32_t max_depth);
+/* A partial root keeps its chains again from now on. */
+void pki_callchain_whole(struct pk_callchain_node *root);
 /* Order every node's children as perf prints them, between a begin (which
  * learns the session's DSO order) and an end. */
 int pki_callchain_sort_begin(struct pk_session *s);
@@ -217,6 +219,18 @@ int pki_resize_array(void **v, size_t n, size_t elem);
 void *pki_calloc_hot(size_t n, size_t size);
 /* The same for len bytes at p (a hint: nothing if it fails). */
 void pki_populate(void *p, size_t len);
+/* Arrays to map so in a thread of their own (hist_mem.c); without a
+ * thread their pages fault in as they are written. */
+#define PKI_POPULATE_MAX 4
+struct pki_populate_job {
+	void *p[PKI_POPULATE_MAX];
+	size_t len[PKI_POPULATE_MAX];
+	unsigned nr;
+	pthread_t thread;
+	bool started;
+};
+void pki_populate_start(struct pki_populate_job *job);
+void pki_populate_join(struct pki_populate_job *job);
 
 /* Add a sample (k: attr, comm, thread, cpu, first_*, period, count, and
  * hash from pki_stacks_hash()) at loc with its callchain (callee first) to

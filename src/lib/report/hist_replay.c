@@ -491,12 +491,33 @@ static bool rp_usable(const struct rp_event *re, const struct hist_event *he)
 	return !re->broken && re->nr_prim == he->nr && re->t.n == re->nr_prim + re->nr_dups;
 }
 
+/* The tree's order of event re's entries (he->order, he->node_order). */
+int pki_replay_order(struct rp_event *re, struct hist_event *he)
+{
+	size_t n = re->t.n;
+	uint32_t *order = malloc(n * sizeof(*order));
+
+	if (!order || pki_itree_inorder(&re->t, order)) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++)
+		order[k] = rp_entry(re, order[k]);
+	he->order = order;
+	he->node_order = malloc(n * sizeof(*he->node_order));
+	if (!he->node_order)
+		return -ENOMEM;
+	for (uint32_t node = 0; node < n; node++)
+		he->node_order[node] = rp_entry(re, node);
+	he->nr_order = n;
+	return 0;
+}
+
 /* The duplicates as entries, and the tree's order of them all. */
-int pki_replay_entries(struct pk_hist *h, struct rp_event *re, struct hist_event *he)
+int pki_replay_entries(struct rp_event *re, struct hist_event *he)
 {
 	size_t n = re->t.n;
 	struct pk_hist_entry *v;
-	uint32_t *order;
 
 	if (!rp_usable(re, he) || !n)
 		return 0;
@@ -518,22 +539,7 @@ int pki_replay_entries(struct pk_hist *h, struct rp_event *re, struct hist_event
 		e->callchain = NULL;
 	}
 	he->nr = n;
-	order = malloc(n * sizeof(*order));
-	if (!order || pki_itree_inorder(&re->t, order)) {
-		free(order);
-		return -ENOMEM;
-	}
-	for (size_t k = 0; k < n; k++)
-		order[k] = rp_entry(re, order[k]);
-	he->order = order;
-	he->node_order = malloc(n * sizeof(*he->node_order));
-	if (!he->node_order)
-		return -ENOMEM;
-	for (uint32_t node = 0; node < n; node++)
-		he->node_order[node] = rp_entry(re, node);
-	he->nr_order = n;
-	(void)h;
-	return 0;
+	return pki_replay_order(re, he);
 }
 
 struct rp_apply {
@@ -588,7 +594,7 @@ static int rp_apply(struct pk_hist *h, struct replay *rp)
 	int err = frames ? 0 : -ENOMEM;
 
 	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
-		err = pki_replay_entries(h, &rp->ev[i], &h->events[i]);
+		err = pki_replay_entries(&rp->ev[i], &h->events[i]);
 	for (size_t x = 0; x < rp->nr_exc && !err; x++) {
 		struct rp_apply ap = {h, rp, &rp->exc[x]};
 
@@ -676,8 +682,19 @@ int pki_hist_replay(struct pk_hist *h)
 	unsigned nr = h->nr_threads == 1 ? 1 : PKI_HIST_PARTS;
 	struct use_part parts[PKI_HIST_PARTS] = {0};
 	struct replay rp = {.all = h->stacks.log_mode == 2};
+	struct pki_populate_job fill = {0};
 	int err = rp_init(h, &rp), berr;
 
+	if (!err && nr > 1) {
+		/* what the first walks write, one stack after the other */
+		fill = (struct pki_populate_job){
+			.p = {rp.uses, rp.seq, rp.use_off},
+			.len = {rp.alloc_uses * sizeof(*rp.uses), h->stacks.nr * sizeof(*rp.seq),
+				(h->stacks.nr + 1) * sizeof(*rp.use_off)},
+			.nr = 3,
+		};
+		pki_populate_start(&fill);
+	}
 	if (!err)
 		err = progress_init(&rp, nr > 1);
 	if (!err)
@@ -687,6 +704,7 @@ int pki_hist_replay(struct pk_hist *h)
 	else
 		rp_publish(&rp, 0, true);	/* the builders stop */
 	berr = pki_uses_join(parts, nr);
+	pki_populate_join(&fill);
 	err = err ? err : berr;
 	if (!err && uses_usable(&rp)) {
 		err = pki_uses_trees(h, &rp, parts, nr);

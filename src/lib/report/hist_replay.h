@@ -161,7 +161,9 @@ static inline uint32_t rp_entry(const struct rp_event *re, uint32_t node)
 
 /* Event re's duplicates as entries of he, and the tree's order of them
  * all (he->order, he->node_order), when its replay held. */
-int pki_replay_entries(struct pk_hist *h, struct rp_event *re, struct hist_event *he);
+int pki_replay_entries(struct rp_event *re, struct hist_event *he);
+/* The tree's order alone: he->v already holds every node's entry. */
+int pki_replay_order(struct rp_event *re, struct hist_event *he);
 
 /* What a builder adds to an entry: the values without the keys, under
  * half of an entry's size, so more of them stay in cache.  Below the
@@ -210,10 +212,10 @@ int pki_uses_join(struct use_part *parts, unsigned nr);
  * lookups moved, and those that may merge); the others get a partial
  * root with their depth. */
 int pki_uses_trees(struct pk_hist *h, struct replay *rp, struct use_part *parts, unsigned nr);
-/* The entries in primary order: keys from perf's tree, values from
- * their builders. */
-int pki_uses_entries(struct pk_hist *h, const struct replay *rp, struct use_part *parts,
-		     unsigned nr);
+/* The entries in primary order, then the duplicates: keys from perf's
+ * tree (which keeps none), values from their builders; and the tree's
+ * order of them. */
+int pki_uses_entries(struct pk_hist *h, struct replay *rp, struct use_part *parts, unsigned nr);
 /* The samples perf's lookups put elsewhere, moved there (in replay
  * order, as perf added them). */
 int pki_uses_apply(struct pk_hist *h, struct replay *rp);

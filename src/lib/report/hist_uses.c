@@ -51,6 +51,7 @@ static int use_catch_up(struct use_part *p, struct use_val *e)
 	struct pk_hist *h = p->h;
 	int err = 0;
 
+	pki_callchain_whole(e->callchain);
 	for (uint32_t l = e->first; l && !err; l = p->links[l - 1].next) {
 		const struct use_link *k = &p->links[l - 1];
 		const struct pki_stack *st = &h->stacks.v[k->stack];
@@ -74,6 +75,9 @@ static int use_wait_chain(struct use_part *p, struct use_val *e, uint32_t s, uin
 	const struct pki_stacks *t = &p->h->stacks;
 	size_t len = pki_hist_chain_len(p->h, pki_stacks_depth(t, &t->v[s]), from);
 
+	/* the root now, in this thread: most entries keep only it */
+	if (!e->callchain && pki_callchain_partial(&p->h->trees[p->id], &e->callchain, 0))
+		return -ENOMEM;
 	if (pki_grow_array((void **)&p->links, &p->alloc_links, p->nr_links, sizeof(*p->links)))
 		return -ENOMEM;
 	p->links[p->nr_links++] = (struct use_link){s, from, 0};
@@ -155,6 +159,20 @@ static size_t use_wait(struct rp_progress *pg, size_t done)
 	return walked;
 }
 
+/* The depths of the partial roots, in this thread, once it has them. */
+static int use_depths(struct use_part *p)
+{
+	for (uint32_t i = 0; i < p->h->nr_events_alloc; i++)
+		for (size_t k = 0; k < p->ev[i].alloc; k++) {
+			struct use_val *v = &p->ev[i].v[k];
+
+			if (v->partial && pki_callchain_partial(&p->h->trees[p->id], &v->callchain,
+								 v->max_depth))
+				return -ENOMEM;
+		}
+	return 0;
+}
+
 static void *use_walk(void *arg)
 {
 	struct use_part *p = arg;
@@ -168,6 +186,8 @@ static void *use_walk(void *arg)
 		for (; s < walked && s < nr && !p->err; s++)
 			p->err = use_stack(p, s);
 	}
+	if (!p->err && s == nr)
+		p->err = use_depths(p);
 	return NULL;
 }
 
@@ -309,45 +329,87 @@ int pki_uses_trees(struct pk_hist *h, struct replay *rp, struct use_part *parts,
 			children = v->children + (moved ? moved[k] : 0);
 			if (re->prim[k].keep || children >= p->ev[i].min)
 				err = use_catch_up(p, v);
-			else
-				err = pki_callchain_partial(&h->trees[p->id], &v->callchain,
-							    v->max_depth);
 		}
 		free(moved);
 	}
 	return err;
 }
 
-/* The entries in primary order: keys from perf's tree, values from
- * their builders. */
-int pki_uses_entries(struct pk_hist *h, const struct replay *rp, struct use_part *parts,
-		     unsigned nr)
+/*
+ * The tree's keys in entry order, in place: node `node` goes to entry
+ * rp_entry(node), a permutation, followed cycle by cycle.  The keys are
+ * the entries' size and as many: moving them saves as large a block of
+ * fresh memory, which costs more in page faults than the moves.
+ */
+static int place_keys(const struct rp_event *re, struct pk_hist_entry *v, size_t n)
 {
-	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc; i++) {
-		const struct rp_event *re = &rp->ev[i];
-		struct hist_event *he = &h->events[i];
+	uint64_t *done = calloc((n + 63) / 64, sizeof(*done));
 
-		if (!re->nr_prim)
+	if (!done)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		struct pk_hist_entry carry = v[i];
+		uint32_t j = i;
+
+		if (done[i / 64] & (1ULL << (i % 64)))
 			continue;
-		he->v = malloc(re->nr_prim * sizeof(*he->v));
-		if (!he->v)
-			return -ENOMEM;
-		for (size_t k = 0; k < re->nr_prim; k++) {
-			const struct use_vals *uv = &parts[k % nr].ev[i];
-			const struct use_val *val = k / nr < uv->alloc ? &uv->v[k / nr] : NULL;
-			struct pk_hist_entry *e = &he->v[k];
+		do {
+			uint32_t to = rp_entry(re, j);
+			struct pk_hist_entry was = v[to];
 
-			*e = re->t.keys[re->prim[k].node];
-			if (!val)
-				continue;
-			e->self = val->self;
-			e->children = val->children;
-			e->nr_samples = val->nr_samples;
-			e->callchain = val->callchain;
-		}
-		he->nr = he->alloc = re->nr_prim;
+			v[to] = carry;
+			done[to / 64] |= 1ULL << (to % 64);
+			carry = was;
+			j = to;
+		} while (j != i);
 	}
+	free(done);
 	return 0;
+}
+
+/* Event i's entries: primaries then duplicates, keys from perf's tree
+ * (taken over: each has the map of its last sample, which perf's entry
+ * keeps), values from the builders (none for duplicates yet), and the
+ * tree's order of them. */
+static int uses_event_entries(struct pk_hist *h, struct rp_event *re, struct use_part *parts,
+			      unsigned nr, uint32_t i)
+{
+	struct hist_event *he = &h->events[i];
+	size_t n = re->t.n;
+	int err;
+
+	/* every node is a primary or a duplicate: the replay held */
+	if (n != re->nr_prim + re->nr_dups)
+		return -EINVAL;
+	err = place_keys(re, re->t.keys, n);
+	if (err)
+		return err;
+	he->v = re->t.keys;
+	he->alloc = re->t.alloc;
+	he->nr = n;
+	re->t.keys = NULL;
+	for (size_t k = 0; k < n; k++) {
+		const struct use_vals *uv = &parts[k % nr].ev[i];
+		const struct use_val *val =
+			k < re->nr_prim && k / nr < uv->alloc ? &uv->v[k / nr] : NULL;
+		struct pk_hist_entry *e = &he->v[k];
+
+		e->self = val ? val->self : 0;
+		e->children = val ? val->children : 0;
+		e->nr_samples = val ? val->nr_samples : 0;
+		e->callchain = val ? val->callchain : NULL;
+	}
+	return pki_replay_order(re, he);
+}
+
+int pki_uses_entries(struct pk_hist *h, struct replay *rp, struct use_part *parts, unsigned nr)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
+		if (rp->ev[i].nr_prim)
+			err = uses_event_entries(h, &rp->ev[i], parts, nr, i);
+	return err;
 }
 
 /* One key of a sample moved from its stack's entry to where perf's lookup
@@ -381,8 +443,6 @@ int pki_uses_apply(struct pk_hist *h, struct replay *rp)
 	struct pk_frame *frames = malloc(PKI_HIST_FRAMES * sizeof(*frames));
 	int err = frames ? 0 : -ENOMEM;
 
-	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
-		err = pki_replay_entries(h, &rp->ev[i], &h->events[i]);
 	for (size_t x = 0; x < rp->nr_exc && !err; x++) {
 		const struct rp_exc *exc = &rp->exc[x];
 		const struct pki_stack *st = &h->stacks.v[exc->stack];
