@@ -37,7 +37,8 @@ static int rp_grow_prim(struct rp_event *re)
 
 	if (re->nr_prim < re->alloc_prim)
 		return 0;
-	if (pki_resize_array((void **)&re->prim, n, sizeof(*re->prim)))
+	if (pki_resize_array((void **)&re->prim, n, sizeof(*re->prim)) ||
+	    (re->ident && pki_resize_array((void **)&re->ident, n, sizeof(*re->ident))))
 		return -ENOMEM;
 	re->alloc_prim = n;
 	return 0;
@@ -62,19 +63,33 @@ static int rp_slots(struct pk_hist *h, struct rp_event *re)
 	return pki_slots_grow(&re->slots, &re->nr_slots, re->nr_prim, 1024, prim_hash, &c);
 }
 
+/* pki_hist_entry_same() of primary i's key and key. */
+static bool rp_same(const struct pk_hist *h, const struct rp_event *re, uint32_t i,
+		    const struct pk_hist_entry *key)
+{
+	const struct rp_ident *id = re->ident ? &re->ident[i] : NULL;
+
+	if (!id)
+		return pki_hist_entry_same(h, &re->t.keys[re->prim[i].node], key);
+	return (!(h->key_mask & (1u << PK_HIST_KEY_COMM)) || id->comm == key->comm) &&
+	       (!(h->key_mask & (1u << PK_HIST_KEY_DSO)) || id->dso == key->dso) &&
+	       (!(h->key_mask & (1u << PK_HIST_KEY_SYM)) ||
+		(id->sym == key->sym && id->addr == key->addr));
+}
+
 /* The primary of key, or its slot (*slot) when it has none. */
 static int64_t rp_lookup(struct pk_hist *h, struct rp_event *re, const struct pk_hist_entry *key,
 			 size_t *slot)
 {
 	size_t j;
 
-	if (rp_slots(h, re))
+	if ((re->nr_prim + 1) * 2 > re->nr_slots && rp_slots(h, re))
 		return -ENOMEM;
 	for (j = pki_hist_entry_hash(h, key) & (re->nr_slots - 1); re->slots[j];
 	     j = (j + 1) & (re->nr_slots - 1)) {
 		uint32_t i = re->slots[j] - 1;
 
-		if (pki_hist_entry_same(h, &re->t.keys[re->prim[i].node], key))
+		if (rp_same(h, re, i, key))
 			return i;
 	}
 	*slot = j;
@@ -107,6 +122,8 @@ static int64_t rp_new_prim(struct replay *rp, struct rp_event *re,
 		.node = (uint32_t)node,
 		.last = (uint32_t)node,
 	};
+	if (re->ident)
+		re->ident[i] = (struct rp_ident){key->comm, re->t.keys[node].dso, key->sym, key->addr};
 	re->slots[slot] = (uint32_t)++re->nr_prim;
 	return (int64_t)i;
 }
@@ -139,6 +156,8 @@ static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 		/* perf's entry takes the map of the sample that found it,
 		 * and with it its place in later comparisons */
 		re->t.keys[node].dso = k->dso;
+		if (re->ident && !(re->node_idx[node] & DUP))
+			re->ident[re->node_idx[node]].dso = k->dso;
 		pki_itree_changed(&re->t, (uint32_t)node);
 	}
 	p->ver = pki_itree_version(&re->t, k->group);
@@ -448,8 +467,13 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 		return -ENOMEM;
 	rp->nr_ev = h->nr_events_alloc;
 	by_group = rp_groups_apart(h, rp);
-	for (uint32_t i = 0; i < rp->nr_ev; i++)
+	for (uint32_t i = 0; i < rp->nr_ev; i++) {
 		pki_itree_init(&rp->ev[i].t, by_group);
+		/* the thread and CPU keys are compared as pki_hist_entry_same() does */
+		if (!(h->key_mask & ((1u << PK_HIST_KEY_PID) | (1u << PK_HIST_KEY_CPU))) &&
+		    !(rp->ev[i].ident = malloc(sizeof(*rp->ev[i].ident))))
+			return -ENOMEM;
+	}
 	rp->nodes = malloc(PKI_HIST_FRAMES * sizeof(*rp->nodes));
 	rp->walk_prims = malloc((PKI_HIST_FRAMES + 1) * sizeof(*rp->walk_prims));
 	if (!rp->nodes || !rp->walk_prims)
@@ -652,6 +676,7 @@ static void rp_free(struct replay *rp)
 		pki_itree_free(&re->t);
 		free(re->node_idx);
 		free(re->prim);
+		free(re->ident);
 		free(re->classes);
 		free(re->slots);
 	}

@@ -51,8 +51,19 @@ struct rp_prim {
 	bool keep;			/* its call tree may merge with another */
 };
 
+/* What tells a primary's key from others when only the comm, DSO and
+ * symbol keys are in use (rp_event.ident): beside the primary's own
+ * state, one cache line read instead of two for a lookup. */
+struct rp_ident {
+	const char *comm;
+	const struct pk_dso *dso;	/* the node's, as it changes */
+	const struct pk_symbol *sym;
+	uint64_t addr;
+};
+
 struct rp_event {
 	struct pki_itree t;
+	struct rp_ident *ident;		/* per primary, or NULL */
 	uint32_t *node_idx;		/* per node: primary index, or dup | DUP */
 	size_t alloc_idx;
 	struct rp_prim *prim;
