@@ -95,23 +95,35 @@ static void compare(const char *path, bool children, int callchain)
 	pk_session_close(s2);
 }
 
-static void test_threads_same(void **state)
+/* fn on each of the files in the corpus (skipped without one). */
+static void each_file(void (*fn)(const char *path, void *arg), void *arg)
 {
 	const char *corpus = getenv("PERFKIT_CORPUS");
 	char path[4096];
 
-	(void)state;
 	if (!corpus) {
 		skip();
 		return;
 	}
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", corpus, files[i]);
-		compare(path, true, PK_CALLCHAIN_CALLER);
-		compare(path, true, PK_CALLCHAIN_NONE);
-		compare(path, false, PK_CALLCHAIN_CALLEE);
-		compare(path, false, PK_CALLCHAIN_NONE);
+		fn(path, arg);
 	}
+}
+
+static void threads_same(const char *path, void *arg)
+{
+	(void)arg;
+	compare(path, true, PK_CALLCHAIN_CALLER);
+	compare(path, true, PK_CALLCHAIN_NONE);
+	compare(path, false, PK_CALLCHAIN_CALLEE);
+	compare(path, false, PK_CALLCHAIN_NONE);
+}
+
+static void test_threads_same(void **state)
+{
+	(void)state;
+	each_file(threads_same, NULL);
 }
 
 /*
@@ -156,23 +168,21 @@ static uint64_t compare_limited(const char *path, bool children, int callchain, 
 	return partial;
 }
 
+static void limited_trees(const char *path, void *arg)
+{
+	uint64_t *partial = arg;
+
+	*partial += compare_limited(path, true, PK_CALLCHAIN_CALLER, 0.5);
+	*partial += compare_limited(path, false, PK_CALLCHAIN_CALLEE, 0.5);
+	*partial += compare_limited(path, true, PK_CALLCHAIN_CALLER, 5);
+}
+
 static void test_limited_trees(void **state)
 {
-	const char *corpus = getenv("PERFKIT_CORPUS");
 	uint64_t partial = 0;
-	char path[4096];
 
 	(void)state;
-	if (!corpus) {
-		skip();
-		return;
-	}
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", corpus, files[i]);
-		partial += compare_limited(path, true, PK_CALLCHAIN_CALLER, 0.5);
-		partial += compare_limited(path, false, PK_CALLCHAIN_CALLEE, 0.5);
-		partial += compare_limited(path, true, PK_CALLCHAIN_CALLER, 5);
-	}
+	each_file(limited_trees, &partial);
 	/* the limit did leave trees out */
 	assert_true(partial > 0);
 }
