@@ -26,8 +26,11 @@ static const char *const files[] = {
 static struct pk_hist *build_limited(const char *path, uint32_t threads, bool children,
 				     int callchain, double limit, struct pk_session **s)
 {
-	struct pk_hist_opts o = {.sz = sizeof(o), .children = children, .callchain = callchain,
-				 .nr_threads = threads, .callchain_min_percent = limit};
+	struct pk_hist_opts o = {.sz = sizeof(o),
+				 .children = children,
+				 .callchain = callchain,
+				 .nr_threads = threads,
+				 .callchain_min_percent = limit};
 	struct pk_hist *h = NULL;
 
 	assert_int_equal(pk_session_open(s, path, NULL), 0);
@@ -141,7 +144,8 @@ static uint64_t compare_limited(const char *path, bool children, int callchain, 
 
 	assert_int_equal(pk_hist_nr_events(whole), pk_hist_nr_events(part));
 	for (uint32_t i = 0; i < pk_hist_nr_events(whole); i++) {
-		const struct pk_hist_event *a = pk_hist_event(whole, i), *b = pk_hist_event(part, i);
+		const struct pk_hist_event *a = pk_hist_event(whole, i);
+		const struct pk_hist_event *b = pk_hist_event(part, i);
 		uint64_t min = (uint64_t)((double)a->total_period * (limit / 100.0));
 
 		assert_int_equal(a->nr_entries, b->nr_entries);

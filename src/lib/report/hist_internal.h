@@ -105,8 +105,7 @@ int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
 			 uint64_t period);
 /* A root that keeps no chains, only the longest one's depth (max_depth
  * at least); later appends to it only raise that (*root made when NULL). */
-int pki_callchain_partial(struct pki_arena *a, struct pk_callchain_node **root,
-			  uint32_t max_depth);
+int pki_callchain_partial(struct pki_arena *a, struct pk_callchain_node **root, uint32_t max_depth);
 /* A partial root keeps its chains again from now on. */
 void pki_callchain_whole(struct pk_callchain_node *root);
 /* Order every node's children as perf prints them, between a begin (which

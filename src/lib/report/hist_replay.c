@@ -123,7 +123,8 @@ static int64_t rp_new_prim(struct replay *rp, struct rp_event *re,
 		.last = (uint32_t)node,
 	};
 	if (re->ident)
-		re->ident[i] = (struct rp_ident){key->comm, re->t.keys[node].dso, key->sym, key->addr};
+		re->ident[i] =
+			(struct rp_ident){key->comm, re->t.keys[node].dso, key->sym, key->addr};
 	re->slots[slot] = (uint32_t)++re->nr_prim;
 	return (int64_t)i;
 }
@@ -409,8 +410,7 @@ static int rp_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t 
  */
 #define PREFETCH 16
 
-static void rp_prefetch(const struct pk_hist *h, const struct replay *rp, size_t r,
-			uint32_t next)
+static void rp_prefetch(const struct pk_hist *h, const struct replay *rp, size_t r, uint32_t next)
 {
 	const struct pki_stack_run *log = h->stacks.log;
 	size_t nr = h->stacks.nr_log;

@@ -95,8 +95,8 @@ static int use_wait_chain(struct use_part *p, struct use_val *e, uint32_t s, uin
 /* Stack s's chain from frame `from` into e's tree: at once, or waiting
  * while e is below the limit (*n: the frames fetched, SIZE_MAX for none
  * yet). */
-static int use_chain(struct use_part *p, struct use_val *e, uint64_t min, uint32_t s,
-		     uint32_t from, size_t *n)
+static int use_chain(struct use_part *p, struct use_val *e, uint64_t min, uint32_t s, uint32_t from,
+		     size_t *n)
 {
 	struct pk_hist *h = p->h;
 	const struct pki_stack *st = &h->stacks.v[s];
@@ -166,8 +166,8 @@ static int use_depths(struct use_part *p)
 		for (size_t k = 0; k < p->ev[i].alloc; k++) {
 			struct use_val *v = &p->ev[i].v[k];
 
-			if (v->partial && pki_callchain_partial(&p->h->trees[p->id], &v->callchain,
-								 v->max_depth))
+			if (v->partial &&
+			    pki_callchain_partial(&p->h->trees[p->id], &v->callchain, v->max_depth))
 				return -ENOMEM;
 		}
 	return 0;
@@ -210,7 +210,8 @@ static uint64_t uses_min_period(const struct pk_hist *h, uint32_t i)
 			return 0;
 	if (h->callchain_min_percent <= 0)
 		return 0;
-	return (uint64_t)((double)h->events[i].pub.total_period * (h->callchain_min_percent / 100.0));
+	return (uint64_t)((double)h->events[i].pub.total_period *
+			  (h->callchain_min_percent / 100.0));
 }
 
 int pki_uses_start(struct use_part *parts, unsigned nr, struct pk_hist *h, const struct replay *rp)
@@ -284,9 +285,11 @@ static int moved_periods(const struct pk_hist *h, const struct replay *rp, uint3
 			size_t u = rp->use_off[exc->stack] + dr->ordinal;
 			uint32_t to = rp_entry(re, dr->node);
 
+			/* pki_uses_apply() fails on a use out of its stack */
 			if (u >= rp->use_off[exc->stack + 1])
-				continue; /* pki_uses_apply() fails on it */
-			d[rp->uses[u].prim] -= exc->period; /* modulo 2^64 */
+				continue;
+			/* modulo 2^64, as the builders' sums */
+			d[rp->uses[u].prim] -= exc->period;
 			if (to < re->nr_prim)
 				d[to] += exc->period;
 		}
