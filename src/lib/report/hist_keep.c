@@ -41,65 +41,53 @@ static const struct pki_gkey *prim_gkey(const struct rp_event *re, uint32_t prim
 	return &re->t.g[re->prim[prim].node];
 }
 
-/* Room for one more primary in the classes' table, at most half full. */
-static int classes_grow(struct rp_event *re, const struct sort_ctx *x)
-{
-	size_t n = re->nr_class_slots ? re->nr_class_slots * 2 : 1024;
-	uint32_t *v;
+/* The classes: primaries + 1 by the hash of their keys, at most half
+ * full (mask + 1 slots). */
+struct classes {
+	uint32_t *slots;
+	size_t mask;
+	const struct sort_ctx *x;
+};
 
-	if ((re->nr_classes + 1) * 2 <= re->nr_class_slots)
-		return 0;
-	v = calloc(n, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < re->nr_class_slots; i++) {
-		size_t j;
-
-		if (!re->classes[i])
-			continue;
-		j = class_hash(x, prim_gkey(re, re->classes[i] - 1)) & (n - 1);
-		while (v[j])
-			j = (j + 1) & (n - 1);
-		v[j] = re->classes[i];
-	}
-	free(re->classes);
-	re->classes = v;
-	re->nr_class_slots = n;
-	return 0;
-}
-
-/* Primary prim (unresolved) into its class. */
-static int keep_class(struct rp_event *re, uint32_t prim, const struct sort_ctx *x)
+/* Primary prim (unresolved) into its class, and the class marked kept
+ * once it has two. */
+static void keep_class(struct rp_event *re, struct classes *c, uint32_t prim)
 {
 	const struct pki_gkey *g = prim_gkey(re, prim);
-	size_t j, mask;
+	size_t j;
 
-	if (classes_grow(re, x))
-		return -ENOMEM;
-	mask = re->nr_class_slots - 1;
-	for (j = class_hash(x, g) & mask; re->classes[j]; j = (j + 1) & mask) {
-		uint32_t other = re->classes[j] - 1;
+	for (j = class_hash(c->x, g) & c->mask; c->slots[j]; j = (j + 1) & c->mask) {
+		uint32_t other = c->slots[j] - 1;
 
-		if (!pki_gkey_cmp(x, prim_gkey(re, other), g)) {
+		if (!pki_gkey_cmp(c->x, prim_gkey(re, other), g)) {
 			re->prim[other].keep = true;
 			re->prim[prim].keep = true;
 		}
 	}
-	re->classes[j] = prim + 1;
-	re->nr_classes++;
-	return 0;
+	c->slots[j] = prim + 1;
+}
+
+static bool unresolved(const struct rp_event *re, uint32_t prim)
+{
+	return !re->t.keys[re->prim[prim].node].sym;
 }
 
 int pki_replay_keep(struct rp_event *re)
 {
-	const struct sort_ctx *x = pki_hist_sort_ctx();
-	int err = 0;
+	struct classes c = {.x = pki_hist_sort_ctx()};
+	size_t n = 0, size = 64;
 
-	for (uint32_t i = 0; i < re->nr_prim && !err; i++)
-		if (!re->t.keys[re->prim[i].node].sym)
-			err = keep_class(re, i, x);
-	free(re->classes);
-	re->classes = NULL;
-	re->nr_classes = re->nr_class_slots = 0;
-	return err;
+	for (uint32_t i = 0; i < re->nr_prim; i++)
+		n += unresolved(re, i);
+	while (size < 2 * n)
+		size *= 2;
+	c.slots = calloc(size, sizeof(*c.slots));
+	if (!c.slots)
+		return -ENOMEM;
+	c.mask = size - 1;
+	for (uint32_t i = 0; i < re->nr_prim; i++)
+		if (unresolved(re, i))
+			keep_class(re, &c, i);
+	free(c.slots);
+	return 0;
 }

@@ -677,7 +677,6 @@ static void rp_free(struct replay *rp)
 		free(re->node_idx);
 		free(re->prim);
 		free(re->ident);
-		free(re->classes);
 		free(re->slots);
 	}
 	free(rp->ev);

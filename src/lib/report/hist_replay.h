@@ -72,8 +72,6 @@ struct rp_event {
 	size_t nr_slots;
 	uint32_t nr_dups;
 	bool broken;			/* a first lookup found another key */
-	uint32_t *classes;		/* primary + 1 by its grouping keys */
-	size_t nr_classes, nr_class_slots;
 };
 
 #define DUP 0x80000000u
@@ -220,8 +218,8 @@ int pki_uses_start(struct use_part *parts, unsigned nr, struct pk_hist *h,
 int pki_uses_join(struct use_part *parts, unsigned nr);
 /* The call trees of the entries that are to have them whole, their
  * waiting chains added (those big enough after the samples perf's
- * lookups moved, and those that may merge); the others get a partial
- * root with their depth. */
+ * lookups moved, and those that may merge); the others keep the partial
+ * root their builder made, with its depth. */
 int pki_uses_trees(struct pk_hist *h, struct replay *rp, struct use_part *parts, unsigned nr);
 /* The entries in primary order, then the duplicates: keys from perf's
  * tree (which keeps none), values from their builders; and the tree's
