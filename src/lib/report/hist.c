@@ -217,14 +217,14 @@ int pki_hist_append_chain(const struct pk_hist *h, struct pki_arena *a,
 			  struct pk_callchain_node **root, const struct pk_frame *frames, size_t n,
 			  size_t from, uint64_t period)
 {
+	size_t count = pki_hist_chain_len(h, n, from);
+
 	if (!n)
 		return pki_callchain_append(a, root, frames, 0, 0, 1, period);
 	if (h->callchain == PK_CALLCHAIN_CALLER)
-		return pki_callchain_append(a, root, frames, from == n ? n - 1 : from,
-					    from == n ? n : from + 1, -1, period);
-	if (from == n)
-		from = 0;
-	return pki_callchain_append(a, root, frames, from, n - from, 1, period);
+		return pki_callchain_append(a, root, frames, from == n ? n - 1 : from, count, -1,
+					    period);
+	return pki_callchain_append(a, root, frames, from == n ? 0 : from, count, 1, period);
 }
 
 /* The worker's half: one resolved sample into the stack table. */

@@ -57,8 +57,9 @@ static int use_catch_up(struct use_part *p, struct use_val *e)
 		const struct pki_stack *st = &h->stacks.v[k->stack];
 		size_t n = pki_stacks_depth(&h->stacks, st);
 		/* in caller order the chain ends at the leaf: the frames from
-		 * there up to `from` are all it reads */
-		size_t want = h->callchain == PK_CALLCHAIN_CALLER && k->from < n ? k->from + 1 : n;
+		 * there to its start are all it reads */
+		size_t want =
+			h->callchain == PK_CALLCHAIN_CALLER ? pki_hist_chain_len(h, n, k->from) : n;
 
 		pki_stacks_frames(&h->stacks, st, p->frames, want);
 		err = pki_hist_append_chain(h, &h->trees[p->id], &e->callchain, p->frames, n,
