@@ -209,6 +209,9 @@ int pki_slots_grow(uint32_t **slots, size_t *nr_slots, size_t nr, size_t first,
 /* Room for element nr of *v (*alloc of elem bytes), doubling; 0, -ENOMEM,
  * or -EOVERFLOW past 2^32 - 2 elements (indices are 32-bit). */
 int pki_grow_array(void **v, size_t *alloc, size_t nr, size_t elem);
+/* Room for element i of *v (*alloc of elem bytes, first when none yet,
+ * doubling), the new elements zeroed: 0 or -ENOMEM. */
+int pki_room_zeroed(void **v, size_t *alloc, size_t i, size_t elem, size_t first);
 /* *v resized to n elements of elem bytes, as it was if that fails: 0 or
  * -ENOMEM.  Arrays that grow together are resized one after the other;
  * those already larger than their count when one fails are harmless. */

@@ -46,20 +46,8 @@ void pki_itree_init(struct pki_itree *t, bool by_group)
 /* Room for group's version (zero until its first change). */
 static int group_room(struct pki_itree *t, uint32_t group)
 {
-	size_t n = t->nr_groups ? t->nr_groups : 64;
-	uint64_t *v;
-
-	if (group < t->nr_groups)
-		return 0;
-	while (n <= group)
-		n *= 2;
-	v = realloc(t->group_version, n * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	memset(v + t->nr_groups, 0, (n - t->nr_groups) * sizeof(*v));
-	t->group_version = v;
-	t->nr_groups = n;
-	return 0;
+	return pki_room_zeroed((void **)&t->group_version, &t->nr_groups, group,
+			       sizeof(*t->group_version), 64);
 }
 
 static void touch(struct pki_itree *t, uint32_t node)

@@ -100,6 +100,24 @@ int pki_grow_array(void **v, size_t *alloc, size_t nr, size_t elem)
 	return 0;
 }
 
+int pki_room_zeroed(void **v, size_t *alloc, size_t i, size_t elem, size_t first)
+{
+	size_t n = *alloc ? *alloc * 2 : first;
+	char *p;
+
+	if (i < *alloc)
+		return 0;
+	while (n <= i)
+		n *= 2;
+	p = realloc(*v, n * elem);
+	if (!p)
+		return -ENOMEM;
+	memset(p + *alloc * elem, 0, (n - *alloc) * elem);
+	*v = p;
+	*alloc = n;
+	return 0;
+}
+
 /* ---- locations ---------------------------------------------------- */
 
 /* ip and symbol nearly always decide; the final mix() of the tables'

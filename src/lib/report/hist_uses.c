@@ -29,19 +29,8 @@ static struct use_val *use_val(struct use_part *p, uint32_t ev, uint32_t prim)
 	struct use_vals *uv = &p->ev[ev];
 	size_t i = prim / p->nr;
 
-	if (i >= uv->alloc) {
-		size_t n = uv->alloc ? uv->alloc * 2 : 1024;
-		struct use_val *v;
-
-		while (n <= i)
-			n *= 2;
-		v = realloc(uv->v, n * sizeof(*v));
-		if (!v)
-			return NULL;
-		memset(v + uv->alloc, 0, (n - uv->alloc) * sizeof(*v));
-		uv->v = v;
-		uv->alloc = n;
-	}
+	if (pki_room_zeroed((void **)&uv->v, &uv->alloc, i, sizeof(*uv->v), 1024))
+		return NULL;
 	return &uv->v[i];
 }
 
