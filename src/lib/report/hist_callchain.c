@@ -152,6 +152,15 @@ static void *arena_alloc(struct pki_arena *a, size_t size)
 	return a->cur - size;
 }
 
+/* No merge noted, and none to be. */
+static void drop_deferred(struct pki_arena *a)
+{
+	free(a->deferred);
+	a->deferred = NULL;
+	a->nr_deferred = a->alloc_deferred = 0;
+	a->defer = false;
+}
+
 int pki_arena_merge_deferred(struct pki_arena *a)
 {
 	int err = 0;
@@ -159,9 +168,7 @@ int pki_arena_merge_deferred(struct pki_arena *a)
 	a->defer = false;
 	for (size_t i = 0; i < a->nr_deferred && !err; i++)
 		err = pki_callchain_merge(a, &a->deferred[i].dst, a->deferred[i].src);
-	free(a->deferred);
-	a->deferred = NULL;
-	a->nr_deferred = a->alloc_deferred = 0;
+	drop_deferred(a);
 	return err;
 }
 
@@ -175,10 +182,7 @@ void pki_arena_free(struct pki_arena *a)
 	}
 	a->cur = NULL;
 	a->left = 0;
-	free(a->deferred);
-	a->deferred = NULL;
-	a->nr_deferred = a->alloc_deferred = 0;
-	a->defer = false;
+	drop_deferred(a);
 }
 
 static uint32_t key_slot(uint64_t key, uint32_t mask)
