@@ -127,7 +127,7 @@ static struct pk_hist_entry *findnew(struct pk_hist *h, struct hist_event *he,
 {
 	size_t j;
 
-	if ((he->nr + 1) * 2 > he->nr_slots && grow_slots(h, he))
+	if (!pki_slots_room(he->nr, he->nr_slots) && grow_slots(h, he))
 		return NULL;
 	for (j = hash & (he->nr_slots - 1); he->slots[j];
 	     j = (j + 1) & (he->nr_slots - 1)) {

@@ -200,6 +200,13 @@ struct pki_stacks {
 				 * walking them can give */
 };
 
+/* Whether a table of nr_slots slots, kept at most half full, has room
+ * for an element beside nr others (the open-addressing tables' rule). */
+static inline bool pki_slots_room(size_t nr, size_t nr_slots)
+{
+	return (nr + 1) * 2 <= nr_slots;
+}
+
 /* Room in *slots (*nr_slots, a power of two, first when none yet) for an
  * element beside nr others, at most half full: when it grows, elements
  * 0 .. nr - 1 are placed again by hash(ctx, i) (hist_slots.c). */

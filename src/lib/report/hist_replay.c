@@ -83,7 +83,7 @@ static int64_t rp_lookup(struct pk_hist *h, struct rp_event *re, const struct pk
 {
 	size_t j;
 
-	if ((re->nr_prim + 1) * 2 > re->nr_slots && rp_slots(h, re))
+	if (!pki_slots_room(re->nr_prim, re->nr_slots) && rp_slots(h, re))
 		return -ENOMEM;
 	for (j = pki_hist_entry_hash(h, key) & (re->nr_slots - 1); re->slots[j];
 	     j = (j + 1) & (re->nr_slots - 1)) {

@@ -14,7 +14,7 @@ static int rp_dso_grow(struct replay *rp, size_t nr)
 	size_t n = rp->nr_dso_slots ? rp->nr_dso_slots * 2 : 64;
 	struct rp_dso *v;
 
-	if ((nr + 1) * 2 <= rp->nr_dso_slots)
+	if (pki_slots_room(nr, rp->nr_dso_slots))
 		return 0;
 	v = calloc(n, sizeof(*v));
 	if (!v)

@@ -13,7 +13,7 @@ int pki_slots_grow(uint32_t **slots, size_t *nr_slots, size_t nr, size_t first,
 	size_t n = *nr_slots ? *nr_slots * 2 : first;
 	uint32_t *v;
 
-	if ((nr + 1) * 2 <= *nr_slots)
+	if (pki_slots_room(nr, *nr_slots))
 		return 0;
 	if (nr >= UINT32_MAX - 1)
 		return -EOVERFLOW;

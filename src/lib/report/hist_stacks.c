@@ -53,7 +53,7 @@ static int idtab_grow(struct pki_idtab *t, size_t nr, uint64_t (*hash)(const voi
 	size_t n = t->nr_slots ? t->nr_slots * 2 : 4096;
 	uint64_t *slots;
 
-	if ((nr + 1) * 2 <= t->nr_slots)
+	if (pki_slots_room(nr, t->nr_slots))
 		return 0;
 	slots = pki_calloc_hot(n, sizeof(*slots));
 	if (!slots)
