@@ -262,6 +262,20 @@ static inline size_t pki_stacks_depth(const struct pki_stacks *t, const struct p
 {
 	return t->nodes[s->leaf].depth;
 }
+/*
+ * The trie paths of the next stacks of a pass over them in order, asked
+ * for a node a stack: the stack PKI_PATH_AHEAD on gets its leaf (and its
+ * location) asked for, each stack between it and s the next node up its
+ * path.  Each step reads only a node the step before asked for, so the
+ * dependent loads of a path overlap with those of the others instead of
+ * waiting in turn.  Called before stack s is read, for every s in turn
+ * (a zeroed ring to start).
+ */
+#define PKI_PATH_AHEAD 16
+struct pki_path_ahead {
+	uint32_t node[PKI_PATH_AHEAD]; /* by stack % PKI_PATH_AHEAD */
+};
+void pki_stacks_ahead(const struct pki_stacks *t, struct pki_path_ahead *a, size_t s);
 /* The same, with each frame's trie node into nodes. */
 size_t pki_stacks_path(const struct pki_stacks *t, const struct pki_stack *s,
 		       struct pk_frame *out, uint32_t *nodes, size_t max);

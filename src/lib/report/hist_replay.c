@@ -385,6 +385,9 @@ static int rp_sample(struct pk_hist *h, struct replay *rp, uint32_t s, uint64_t 
 
 		q->off = (uint32_t)rp->nr_pool;
 		q->ev = st->attr->index;
+		pki_stacks_ahead(&h->stacks, &rp->ahead, s);
+		if ((size_t)s + PKI_PATH_AHEAD < h->stacks.nr)
+			__builtin_prefetch(&rp->loc_memo[h->stacks.v[s + PKI_PATH_AHEAD].loc]);
 		rp->nr_walk = 0;
 		rp->walk_filter = 0;
 		err = pki_hist_walk(h, st, frames, rp->nodes, rp_first_key, &rw);

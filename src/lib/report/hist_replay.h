@@ -125,6 +125,7 @@ struct replay {
 	bool comm_first;		/* the comm is compared before the symbol */
 	bool memo;			/* frame keys found through trie nodes */
 	uint32_t *nodes;		/* the trie nodes of the stack walked */
+	struct pki_path_ahead ahead;	/* the next first walks' paths */
 	struct pki_key_memo *loc_memo;	/* by sample location */
 	struct rp_key *pool;		/* keys of stacks searched again */
 	size_t nr_pool, alloc_pool;

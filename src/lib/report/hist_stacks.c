@@ -422,6 +422,25 @@ size_t pki_stacks_path(const struct pki_stacks *t, const struct pki_stack *s,
 	return n;
 }
 
+void pki_stacks_ahead(const struct pki_stacks *t, struct pki_path_ahead *a, size_t s)
+{
+	const struct pki_stack *st;
+
+	for (size_t k = 1; k < PKI_PATH_AHEAD; k++) {
+		uint32_t *at = &a->node[(s + k) % PKI_PATH_AHEAD];
+
+		if (*at && (*at = t->nodes[*at].parent))
+			__builtin_prefetch(&t->nodes[*at]);
+	}
+	if (s + PKI_PATH_AHEAD >= t->nr)
+		return;
+	/* stack s's place in the ring, free now */
+	st = &t->v[s + PKI_PATH_AHEAD];
+	a->node[s % PKI_PATH_AHEAD] = st->leaf;
+	__builtin_prefetch(&t->nodes[st->leaf]);
+	__builtin_prefetch(&t->locs[st->loc]);
+}
+
 /* An array cut to its elements (kept as it is if realloc fails). */
 static void trim(void **v, size_t *alloc, size_t nr, size_t elem)
 {
