@@ -188,6 +188,8 @@ struct pki_stacks {
 	struct pki_stack_node *nodes;	/* the callchain trie */
 	size_t nr_nodes, alloc_nodes;
 	struct pki_idtab node_tab;
+	uint64_t *node_hash; /* each node's path's, while folding */
+	size_t alloc_node_hash;
 	/* the samples' order, for replaying perf's lookups: the first sample
 	 * of every stack and, by log_mode, every sample of stacks with an
 	 * unresolved location (1; its callchain's too when log_frames) or

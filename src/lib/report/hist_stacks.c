@@ -159,28 +159,35 @@ static int64_t loc_id(struct pki_stacks *t, const struct pk_location *l)
 
 /* ---- the callchain trie (node 0 is the root) ------------------------ */
 
-static uint64_t node_key_hash(uint32_t parent, const struct pk_location *l)
+/* A node is hashed as its whole path from the root (the root's hash is
+ * 0): a new path's hashes come from its frames alone, so the table slots
+ * of all its nodes can be asked for at once, not each only after its
+ * parent has been found. */
+static uint64_t path_hash(uint64_t parent_hash, const struct pk_location *l)
 {
-	return mix(loc_key_hash(l), parent);
+	return mix(parent_hash, loc_key_hash(l));
 }
 
 static uint64_t node_hash_id(const void *ctx, uint32_t id)
 {
-	const struct pki_stacks *t = ctx;
-
-	return node_key_hash(t->nodes[id].parent, &t->nodes[id].loc);
+	return ((const struct pki_stacks *)ctx)->node_hash[id];
 }
 
-/* The child of parent at l.  A node keeps its own copy of the location:
- * one lookup per frame, not two. */
-static int64_t node_id(struct pki_stacks *t, uint32_t parent, const struct pk_location *l)
+static const uint64_t *node_slot(const struct pki_stacks *t, uint64_t h)
 {
-	uint64_t h, slot;
+	return &t->node_tab.slots[h & (t->node_tab.nr_slots - 1)];
+}
+
+/* The child of parent at l, whose path hashes to h.  A node keeps its
+ * own copy of the location: one lookup per frame, not two. */
+static int64_t node_id(struct pki_stacks *t, uint32_t parent, const struct pk_location *l,
+		       uint64_t h)
+{
+	uint64_t slot;
 	size_t j;
 
 	if (idtab_grow(&t->node_tab, t->nr_nodes, node_hash_id, t))
 		return -ENOMEM;
-	h = node_key_hash(parent, l);
 	for (j = h & (t->node_tab.nr_slots - 1); (slot = t->node_tab.slots[j]);
 	     j = (j + 1) & (t->node_tab.nr_slots - 1)) {
 		const struct pki_stack_node *n = &t->nodes[slot_id(slot)];
@@ -188,13 +195,16 @@ static int64_t node_id(struct pki_stacks *t, uint32_t parent, const struct pk_lo
 		if (slot_tag_is(slot, h) && n->parent == parent && loc_same(&n->loc, l))
 			return slot_id(slot);
 	}
-	if (pki_grow_array((void **)&t->nodes, &t->alloc_nodes, t->nr_nodes, sizeof(*t->nodes)))
+	if (pki_grow_array((void **)&t->nodes, &t->alloc_nodes, t->nr_nodes, sizeof(*t->nodes)) ||
+	    pki_grow_array((void **)&t->node_hash, &t->alloc_node_hash, t->nr_nodes,
+			   sizeof(*t->node_hash)))
 		return -ENOMEM;
 	t->nodes[t->nr_nodes] = (struct pki_stack_node){
 		.loc = *l,
 		.parent = parent,
 		.depth = t->nodes[parent].depth + 1,
 	};
+	t->node_hash[t->nr_nodes] = h;
 	t->node_tab.slots[j] = slot_make(h, (uint32_t)t->nr_nodes++);
 	return t->nr_nodes - 1;
 }
@@ -205,8 +215,11 @@ static int init_root(struct pki_stacks *t)
 		return 0;
 	if (pki_grow_array((void **)&t->nodes, &t->alloc_nodes, 0, sizeof(*t->nodes)))
 		return -ENOMEM;
+	if (pki_grow_array((void **)&t->node_hash, &t->alloc_node_hash, 0, sizeof(*t->node_hash)))
+		return -ENOMEM;
 	/* the root has no parent, so no lookup ever matches it */
 	t->nodes[0] = (struct pki_stack_node){.parent = UINT32_MAX};
+	t->node_hash[0] = 0;
 	t->nr_nodes = 1;
 	return 0;
 }
@@ -223,26 +236,40 @@ static int64_t add_path(struct pki_stacks *t, const struct pk_thread *thread,
 {
 	struct pki_path_cache *c = path_cache(t, thread);
 	uint32_t up[PKI_PATH_MAX], leaf = 0, id;
-	size_t m = 0;
-	bool same = true;
+	uint64_t hash[PKI_BATCH_MAX_CHAIN], h;
+	size_t m = 0, same = 0;
 
+	if (n > PKI_BATCH_MAX_CHAIN)
+		return -EINVAL;
 	/* the previous path, leaf first (none when deeper than up[]) */
 	for (id = c->thread == thread ? c->leaf : 0; id && m < PKI_PATH_MAX;
 	     id = t->nodes[id].parent)
 		up[m++] = id;
 	if (id)
 		m = 0;
-	/* from the outermost caller down to the leaf */
-	for (size_t i = n, d = 0; i-- > 0; d++) {
-		const struct pk_location *l = &frames[i].loc;
+	/* from the outermost caller down: the frames it shares */
+	while (same < n && same < m &&
+	       loc_same(&t->nodes[up[m - 1 - same]].loc, &frames[n - 1 - same].loc))
+		same++;
+	leaf = same ? up[m - same] : 0;
+	/* the rest of the path: every slot asked for before any is read */
+	h = t->node_hash[leaf];
+	for (size_t d = same; d < n; d++) {
+		hash[d] = h = path_hash(h, &frames[n - 1 - d].loc);
+		if (t->node_tab.nr_slots)
+			__builtin_prefetch(node_slot(t, h));
+	}
+	for (size_t d = same; d < n; d++) {
 		int64_t child;
 
-		same = same && d < m && loc_same(&t->nodes[up[m - 1 - d]].loc, l);
-		if (same) {
-			leaf = up[m - 1 - d];
-			continue;
+		/* the next node, its slot in by now */
+		if (d + 1 < n && t->node_tab.nr_slots) {
+			uint64_t next = *node_slot(t, hash[d + 1]);
+
+			if (next && slot_tag_is(next, hash[d + 1]))
+				__builtin_prefetch(&t->nodes[slot_id(next)]);
 		}
-		if ((child = node_id(t, leaf, l)) < 0)
+		if ((child = node_id(t, leaf, &frames[n - 1 - d].loc, hash[d])) < 0)
 			return child;
 		leaf = (uint32_t)child;
 	}
@@ -458,6 +485,9 @@ void pki_stacks_seal(struct pki_stacks *t)
 	free(t->stack_tab.slots);
 	free(t->loc_tab.slots);
 	free(t->node_tab.slots);
+	free(t->node_hash);
+	t->node_hash = NULL;
+	t->alloc_node_hash = 0;
 	t->paths = NULL;
 	t->stack_tab = t->loc_tab = t->node_tab = (struct pki_idtab){0};
 	trim((void **)&t->v, &t->alloc, t->nr, sizeof(*t->v));
@@ -475,6 +505,7 @@ void pki_stacks_free(struct pki_stacks *t)
 	free(t->loc_tab.slots);
 	free(t->nodes);
 	free(t->node_tab.slots);
+	free(t->node_hash);
 	free(t->log);
 	memset(t, 0, sizeof(*t));
 }
