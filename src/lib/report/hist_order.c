@@ -72,8 +72,10 @@ static int ranks_get(struct ranks *r, const struct pk_hist_entry *v, size_t n,
 		err = rank_one(v, n, PKI_RANK_DSO, &r->dso);
 	if (!err && output && sym)
 		err = rank_one(v, n, PKI_RANK_SYM, &r->sym);
-	if (err)
+	if (err) {
 		ranks_free(r);
+		*r = (struct ranks){0}; /* replay_free() frees them again */
+	}
 	return err;
 }
 
