@@ -298,7 +298,6 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	struct rp_walk *rw = arg;
 	struct replay *rp = rw->rp;
 	struct rp_event *re = &rp->ev[w->st->attr->index];
-	struct rp_key k = {.dso = key->dso, .level = key->level};
 	struct pki_key_memo *memo = rp_memo(rw->h, rp, w, from);
 	bool memo_hit = memo && memo->comm == w->st->comm && memo->event == w->st->attr->index + 1;
 	size_t slot = 0;
@@ -306,7 +305,8 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	bool created = i == -1;
 	/* a key seen again this sample adds nothing to its group */
 	int64_t g = rp_key_group(rp, key);
-	int err;
+	struct rp_key *k;
+	uint32_t ordinal;
 
 	if (g < 0)
 		return (int)g;
@@ -326,19 +326,23 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	if (rp->nr_uses == rp->alloc_uses)
 		return -EOVERFLOW;	/* more keys than frames: cannot be */
 	rp->uses[rp->nr_uses++] = (struct rp_use){(uint32_t)i, (uint32_t)from | (pos ? 0 : USE_SELF)};
-	k.prim = (uint32_t)i;
-	k.ordinal = rp->ordinal++;
-	k.search = rp->all;
-	k.group = (uint32_t)g;
-	/* a key just created has nothing to look up */
-	if (!created && (err = rp_land(rp, re, &k)))
-		return err;
-	if (!k.search && !k.group)
-		return 0;	/* no later lookup can land elsewhere */
+	ordinal = rp->ordinal++;
+	if (!rp->all && !g) {
+		/* resolved: it lands where its first lookup created it */
+		return 0;
+	}
+	/* kept for the stack's later samples, which look it up again */
 	if (pki_grow_array((void **)&rp->pool, &rp->alloc_pool, rp->nr_pool, sizeof(*rp->pool)))
 		return -ENOMEM;
-	rp->pool[rp->nr_pool++] = k;
-	return 0;
+	k = &rp->pool[rp->nr_pool++];
+	*k = (struct rp_key){.dso = key->dso,
+			     .prim = (uint32_t)i,
+			     .ordinal = ordinal,
+			     .group = (uint32_t)g,
+			     .search = rp->all,
+			     .level = key->level};
+	/* a key just created has nothing to look up */
+	return created ? 0 : rp_land(rp, re, k);
 }
 
 /* The end of a sample: when it landed elsewhere, an exception to its
