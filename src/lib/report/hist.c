@@ -481,16 +481,24 @@ static int set_members(struct pk_hist *h, uint32_t lead, uint32_t nr)
 	return 0;
 }
 
+/* The entries in place by from[] (pki_hist_gather()). */
+static int gather(struct hist_event *he, const uint32_t *from)
+{
+	uint64_t *done = calloc((he->nr + 63) / 64 + 1, sizeof(*done));
+
+	if (!done)
+		return -ENOMEM;
+	pki_hist_gather(he->v, from, he->nr, done);
+	free(done);
+	return 0;
+}
+
 static int by_node_order(struct hist_event *he)
 {
-	struct pk_hist_entry *v = malloc((he->nr ? he->nr : 1) * sizeof(*v));
+	int err = gather(he, he->node_order);
 
-	if (!v)
-		return -ENOMEM;
-	for (uint64_t k = 0; k < he->nr; k++)
-		v[k] = he->v[he->node_order[k]];
-	free(he->v);
-	he->v = v;
+	if (err)
+		return err;
 	free(he->node_order);
 	he->node_order = NULL;
 	return 0;
@@ -533,17 +541,12 @@ static int sort_group(struct pk_hist *h, uint32_t lead, uint32_t nr)
  * on from there. */
 static int sort_replayed(struct pk_hist *h, struct hist_event *he)
 {
-	struct pk_hist_entry *v = malloc((he->nr_order ? he->nr_order : 1) * sizeof(*v));
 	uint64_t n = he->nr_order;
-	int err;
+	int err = n == he->nr ? gather(he, he->order) : -EINVAL;
 
-	if (!v)
-		return -ENOMEM;
-	for (uint64_t k = 0; k < n; k++)
-		v[k] = he->v[he->order[k]];
-	free(he->v);
-	he->v = v;
-	err = pki_hist_sort_replayed(&h->trees[0], v, &n, h->keys, h->nr_keys, h->children,
+	if (err)
+		return err;
+	err = pki_hist_sort_replayed(&h->trees[0], he->v, &n, h->keys, h->nr_keys, h->children,
 				     h->callchain);
 	he->nr = n;
 	return err;

@@ -492,6 +492,9 @@ int pki_hist_order(struct pk_hist_entry *v, uint64_t n, int grouping, bool outpu
  * made too. */
 int pki_hist_order_collapse(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n,
 			     int grouping, bool *sorted);
+/* v[0, n) becomes v[from[0]], ... v[from[n - 1]] in place (from: a
+ * permutation); done: a zeroed bitmap of n. */
+void pki_hist_gather(struct pk_hist_entry *v, const uint32_t *from, size_t n, uint64_t *done);
 /* This thread's sort context for a view (hist_sort.c). */
 void pki_hist_set_view(const enum pk_hist_key *keys, uint32_t nr_keys, bool children,
 		       int callchain);

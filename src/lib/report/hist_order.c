@@ -373,18 +373,51 @@ static int run_output(struct replay *r, const struct pk_hist_entry *v, uint32_t 
 	return 0;
 }
 
-/* v[0, n) becomes v[perm[0]], ... v[perm[n - 1]], through out (n). */
-static void permute(struct pk_hist_entry *v, const uint32_t *perm, uint32_t n,
-		    struct pk_hist_entry *out)
+void pki_hist_gather(struct pk_hist_entry *v, const uint32_t *from, size_t n, uint64_t *done)
 {
-	for (uint32_t i = 0; i < n; i++)
-		out[i] = v[perm[i]];
-	memcpy(v, out, n * sizeof(*v));
+	/* cycle by cycle: each place takes the entry it is to have from the
+	 * place that cycle goes on to, the first one's saved */
+	for (size_t i = 0; i < n; i++) {
+		struct pk_hist_entry first;
+		size_t j = i;
+
+		if (done[i / 64] & (1ULL << (i % 64)))
+			continue;
+		first = v[i];
+		while (from[j] != i) {
+			v[j] = v[from[j]];
+			done[j / 64] |= 1ULL << (j % 64);
+			j = from[j];
+		}
+		v[j] = first;
+		done[j / 64] |= 1ULL << (j % 64);
+	}
+}
+
+/* v[0, m) becomes v[perm[0]], ... v[perm[m - 1]] (perm: m distinct
+ * entries of n, room for n); perm grows to a whole permutation of them,
+ * the others after.  bits: two zeroed bitmaps of n. */
+static void permute(struct pk_hist_entry *v, uint32_t *perm, uint32_t m, uint32_t n, uint64_t *bits)
+{
+	uint64_t *used = bits, *done = bits + ((size_t)n + 63) / 64;
+
+	for (uint32_t k = 0; k < m; k++)
+		used[perm[k] / 64] |= 1ULL << (perm[k] % 64);
+	for (uint32_t i = 0, k = m; i < n; i++)
+		if (!(used[i / 64] & (1ULL << (i % 64))))
+			perm[k++] = i;
+	pki_hist_gather(v, perm, n, done);
+}
+
+/* Room for permute()'s bitmaps. */
+static uint64_t *permute_bits(uint64_t n)
+{
+	return calloc(2 * ((n + 63) / 64), sizeof(uint64_t));
 }
 
 int pki_hist_order(struct pk_hist_entry *v, uint64_t n, int grouping, bool output)
 {
-	struct pk_hist_entry *out;
+	uint64_t *bits;
 	struct replay r;
 	int err;
 
@@ -392,8 +425,8 @@ int pki_hist_order(struct pk_hist_entry *v, uint64_t n, int grouping, bool outpu
 		return -EOVERFLOW;
 	if (n < 2)
 		return 0;
-	out = malloc(n * sizeof(*out));
-	if (!out)
+	bits = permute_bits(n);
+	if (!bits)
 		return -ENOMEM;
 	err = replay_init(&r, v, (uint32_t)n, grouping > 0, output);
 	if (!err) {
@@ -401,10 +434,10 @@ int pki_hist_order(struct pk_hist_entry *v, uint64_t n, int grouping, bool outpu
 		if (!err && output)
 			err = run_output(&r, v, (uint32_t)n);
 		if (!err)
-			permute(v, r.perm, r.n, out);
+			permute(v, r.perm, r.n, (uint32_t)n, bits);
 		replay_free(&r);
 	}
-	free(out);
+	free(bits);
 	return err;
 }
 
@@ -416,7 +449,7 @@ int pki_hist_order(struct pk_hist_entry *v, uint64_t n, int grouping, bool outpu
 int pki_hist_order_collapse(struct pki_arena *a, struct pk_hist_entry *v, uint64_t *n,
 			     int grouping, bool *sorted)
 {
-	struct pk_hist_entry *out;
+	uint64_t *bits;
 	struct replay r;
 	int err;
 
@@ -425,8 +458,8 @@ int pki_hist_order_collapse(struct pki_arena *a, struct pk_hist_entry *v, uint64
 		return -EOVERFLOW;
 	if (*n < 2 || grouping <= 0)
 		return 0;
-	out = malloc(*n * sizeof(*out));
-	if (!out)
+	bits = permute_bits(*n);
+	if (!bits)
 		return -ENOMEM;
 	err = replay_init(&r, v, (uint32_t)*n, true, true);
 	if (!err) {
@@ -434,11 +467,11 @@ int pki_hist_order_collapse(struct pki_arena *a, struct pk_hist_entry *v, uint64
 		if (!err)
 			*sorted = !run_output(&r, v, (uint32_t)*n);
 		if (!err) {
-			permute(v, r.perm, r.n, out);
+			permute(v, r.perm, r.n, (uint32_t)*n, bits);
 			*n = r.n;
 		}
 		replay_free(&r);
 	}
-	free(out);
+	free(bits);
 	return err;
 }
