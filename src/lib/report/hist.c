@@ -236,17 +236,18 @@ static int fold_sample(void *ctx, const struct pki_pending *p, const struct pk_f
 	return pki_stacks_add(&h->stacks, &k, &p->loc, frames, p->nr_frames);
 }
 
-/* A batch's stack hashes, each one's table slot asked for at once and the
- * stack that slot leads to SLOT_AHEAD samples later, when the slot is in:
- * their cache misses overlap instead of coming one after the other (all
- * of a batch's slots asked for first, then its stacks, was slower). */
+/* A batch's stack hashes, each one's table slot asked for at once, the
+ * stack that slot leads to SLOT_AHEAD samples later, when the slot is in,
+ * and that stack's location and leaf as many samples on: their cache
+ * misses overlap instead of coming one after the other (all of a batch's
+ * slots asked for first, then its stacks, was slower). */
 #define SLOT_AHEAD 16
 
 static void prepare_batch(void *ctx, struct pki_batch *b)
 {
 	struct pk_hist *h = ctx;
 
-	for (size_t i = 0; i < b->nr + SLOT_AHEAD; i++) {
+	for (size_t i = 0; i < b->nr + 2 * SLOT_AHEAD; i++) {
 		if (i < b->nr) {
 			struct pki_pending *p = &b->v[i];
 
@@ -255,8 +256,10 @@ static void prepare_batch(void *ctx, struct pki_batch *b)
 			pki_stacks_prefetch(&h->stacks, p->k.hash, 0);
 		}
 		/* a slot asked for SLOT_AHEAD samples ago is in by now */
-		if (i >= SLOT_AHEAD)
+		if (i >= SLOT_AHEAD && i - SLOT_AHEAD < b->nr)
 			pki_stacks_prefetch(&h->stacks, b->v[i - SLOT_AHEAD].k.hash, 1);
+		if (i >= 2 * SLOT_AHEAD)
+			pki_stacks_prefetch(&h->stacks, b->v[i - 2 * SLOT_AHEAD].k.hash, 2);
 	}
 }
 

@@ -252,8 +252,10 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 uint64_t pki_stacks_hash(const struct pki_stack *k, const struct pk_location *loc,
 			 const struct pk_frame *frames, size_t nr_frames);
 /* Ask the CPU for what adding a stack of this hash reads first: its
- * table slot (step 0), then the stack that slot names (step 1).  Done for
- * a batch of samples ahead of adding them, the misses overlap. */
+ * table slot (step 0), then the stack that slot names (step 1), then
+ * that stack's location and leaf node (step 2), each step once the one
+ * before is in.  Done for a batch of samples ahead of adding them, the
+ * misses overlap. */
 void pki_stacks_prefetch(const struct pki_stacks *t, uint64_t hash, int step);
 const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struct pki_stack *s);
 /* The stack's callchain, callee first, into out (at most max frames). */

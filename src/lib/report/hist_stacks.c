@@ -411,14 +411,24 @@ uint64_t pki_stacks_hash(const struct pki_stack *k, const struct pk_location *lo
 void pki_stacks_prefetch(const struct pki_stacks *t, uint64_t hash, int step)
 {
 	const uint64_t *at;
+	const struct pki_stack *s;
 
 	if (!t->stack_tab.nr_slots)
 		return;
 	at = &t->stack_tab.slots[hash & (t->stack_tab.nr_slots - 1)];
-	if (!step)
+	if (!step) {
 		__builtin_prefetch(at);
-	else if (*at && slot_tag_is(*at, hash))
-		__builtin_prefetch(&t->v[slot_id(*at)]);
+		return;
+	}
+	if (!*at || !slot_tag_is(*at, hash))
+		return;
+	s = &t->v[slot_id(*at)];
+	if (step == 1) {
+		__builtin_prefetch(s);
+		return;
+	}
+	__builtin_prefetch(&t->locs[s->loc]);
+	__builtin_prefetch(&t->nodes[s->leaf]);
 }
 
 const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struct pki_stack *s)
