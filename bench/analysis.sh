@@ -17,11 +17,15 @@
 #    checks each pair of outputs identical (perf's random "Tip" line
 #    dropped) and prints wall time, peak RSS and the perf/perfkit ratios
 #    (targets: report >= 10x, script >= 5x, memory no more than perf's).
+#    Each command runs RUNS times (default 3), perf's and perfkit's in
+#    turn; the median wall time and the largest peak RSS are printed:
+#    this VM's times for one command vary by 15% from run to run.
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
 WORK=${2:-/tmp/perfkit-bench-analysis}
 PERFKIT=$BUILD/src/cli/perfkit
+RUNS=${RUNS:-3}
 MIN_BYTES=$((200 * 1024 * 1024))
 [ -x "$PERFKIT" ] || { echo "build first: $PERFKIT missing" >&2; exit 1; }
 command -v perf >/dev/null || { echo "perf not installed" >&2; exit 1; }
@@ -50,31 +54,45 @@ while [ "$(size_of "$DATA")" -lt $MIN_BYTES ]; do
 	wait $rec || true
 	secs=$((secs * 2))
 done
-echo "recording: $DATA, $(($(size_of "$DATA") / 1024 / 1024)) MB"
+echo "recording: $DATA, $(($(size_of "$DATA") / 1024 / 1024)) MB; each figure: median wall time of $RUNS runs, largest peak RSS"
 
-# run NAME OUT cmd...: wall seconds and peak KB into $WORK/NAME.time
-# (report's output goes through grep for perf's random Tip line).  script's
-# 800 MB are timed going to /dev/null, then written to OUT by an untimed
-# run for the comparison: creating that much file costs this VM's kernel a
-# second or more, more after a sync and less when a file is rewritten,
-# which would measure the page cache rather than the tool.
+# run NAME OUT I cmd...: run I's wall seconds and peak KB into
+# $WORK/NAME.I.time (report's output goes through grep for perf's random
+# Tip line).  script's 800 MB are timed going to /dev/null, then written
+# to OUT by an untimed run for the comparison: creating that much file
+# costs this VM's kernel a second or more, more after a sync and less when
+# a file is rewritten, which would measure the page cache rather than the
+# tool.
 run() {
-	name=$1 out=$2
-	shift 2
-	rm -f "$out"
+	name=$1 out=$2 i=$3
+	shift 3
+	[ "$i" -gt 1 ] || rm -f "$out"
 	sync
 	case $name in
 	*script*)
-		/usr/bin/time -v -o "$WORK/$name.time" "$@" >/dev/null 2>&1 || true
-		"$@" >"$out" 2>/dev/null || true
+		/usr/bin/time -v -o "$WORK/$name.$i.time" "$@" >/dev/null 2>&1 || true
+		[ "$i" -gt 1 ] || "$@" >"$out" 2>/dev/null || true
 		;;
-	*) /usr/bin/time -v -o "$WORK/$name.time" "$@" 2>/dev/null | grep -v '^# (Tip:' >"$out" ||
-		true ;;
+	*) /usr/bin/time -v -o "$WORK/$name.$i.time" "$@" 2>/dev/null |
+		grep -v '^# (Tip:' >"$out" || true ;;
 	esac
 }
-wall() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0;
-	for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$WORK/$1.time"; }
-rss() { awk -F': ' '/Maximum resident set size/ { print $2 }' "$WORK/$1.time"; }
+# pair PERF-NAME KIT-NAME args...: both tools RUNS times, in turn
+pair() {
+	p=$1 k=$2
+	shift 2
+	rm -f "$WORK/$p".*.time "$WORK/$k".*.time
+	for i in $(seq "$RUNS"); do
+		run "$p" "$WORK/$p.out" "$i" perf "$@"
+		run "$k" "$WORK/$k.out" "$i" "$PERFKIT" "$@"
+	done
+}
+# the median of the runs' wall times, the largest peak RSS
+wall() { for f in "$WORK/$1".*.time; do awk -F': ' '/Elapsed \(wall clock\)/ {
+	n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$f"
+	done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+rss() { cat "$WORK/$1".*.time | awk -F': ' '/Maximum resident set size/ { if ($2 > m) m = $2 }
+	END { print m }'; }
 
 status=0
 compare() { # label perf-name kit-name target
@@ -90,19 +108,15 @@ compare() { # label perf-name kit-name target
 			l, pw, pm, kw, km, (kw > 0 ? pw / kw : 0), t, (pm > 0 ? km / pm : 0), s }'
 }
 
-run perf-report-g "$WORK/perf-report-g.out" perf report -i "$DATA" --stdio
-run kit-report-g "$WORK/kit-report-g.out" "$PERFKIT" report -i "$DATA" --stdio
+pair perf-report-g kit-report-g report -i "$DATA" --stdio
 compare "report --stdio (call graphs)" perf-report-g kit-report-g 10
 
-run perf-report "$WORK/perf-report.out" perf report -i "$DATA" --stdio -g none
-run kit-report "$WORK/kit-report.out" "$PERFKIT" report -i "$DATA" --stdio -g none
+pair perf-report kit-report report -i "$DATA" --stdio -g none
 compare "report --stdio -g none" perf-report kit-report 10
 
-run perf-report-nc "$WORK/perf-report-nc.out" perf report -i "$DATA" --stdio --no-children -g none
-run kit-report-nc "$WORK/kit-report-nc.out" "$PERFKIT" report -i "$DATA" --stdio --no-children -g none
+pair perf-report-nc kit-report-nc report -i "$DATA" --stdio --no-children -g none
 compare "report --stdio --no-children -g none" perf-report-nc kit-report-nc 10
 
-run perf-script "$WORK/perf-script.out" perf script -i "$DATA"
-run kit-script "$WORK/kit-script.out" "$PERFKIT" script -i "$DATA"
+pair perf-script kit-script script -i "$DATA"
 compare "script" perf-script kit-script 5
 exit $status
