@@ -190,6 +190,11 @@ struct pki_stacks {
 	struct pki_idtab node_tab;
 	uint64_t *node_hash; /* each node's path's, while folding */
 	size_t alloc_node_hash;
+	/* every DSO of the locations and nodes, by address (open
+	 * addressing, NULL: free) */
+	const struct pk_dso **dsos;
+	size_t nr_dsos, nr_dso_slots;
+	const struct pk_dso *last_dso; /* the one noted last */
 	/* the samples' order, for replaying perf's lookups: the first sample
 	 * of every stack and, by log_mode, every sample of stacks with an
 	 * unresolved location (1; its callchain's too when log_frames) or

@@ -43,18 +43,16 @@ static size_t dso_slot(const struct replay *rp, const struct pk_dso *dso)
 	return j;
 }
 
-/* A location's DSO into the table. */
-static int rp_note(struct replay *rp, const struct pk_location *loc, size_t *nr)
+/* A DSO of the stacks into the table. */
+static int rp_note(struct replay *rp, const struct pk_dso *dso, size_t *nr)
 {
 	size_t j;
 
-	if (!loc->dso)
-		return 0;
 	if (rp_dso_grow(rp, *nr))
 		return -ENOMEM;
-	j = dso_slot(rp, loc->dso);
+	j = dso_slot(rp, dso);
 	if (!rp->dsos[j].dso) {
-		rp->dsos[j].dso = loc->dso;
+		rp->dsos[j].dso = dso;
 		++*nr;
 	}
 	return 0;
@@ -76,11 +74,9 @@ static int rp_dso_names(struct pk_hist *h, struct replay *rp)
 	uint32_t name = 0;
 	int err = rp_dso_grow(rp, 0);
 
-	for (size_t i = 0; i < t->nr_locs && !err; i++)
-		err = rp_note(rp, &t->locs[i], &nr);
-	/* node 0 is the trie's root, no frame */
-	for (size_t i = 1; i < t->nr_nodes && !err; i++)
-		err = rp_note(rp, &t->nodes[i].loc, &nr);
+	for (size_t i = 0; i < t->nr_dso_slots && !err; i++)
+		if (t->dsos[i])
+			err = rp_note(rp, t->dsos[i], &nr);
 	byname = err ? NULL : malloc((nr ? nr : 1) * sizeof(*byname));
 	if (!byname)
 		return -ENOMEM;

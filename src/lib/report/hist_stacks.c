@@ -118,6 +118,57 @@ int pki_room_zeroed(void **v, size_t *alloc, size_t i, size_t elem, size_t first
 	return 0;
 }
 
+/* ---- DSOs ------------------------------------------------------------ */
+
+static size_t dso_slot(const struct pki_stacks *t, const struct pk_dso *dso)
+{
+	size_t mask = t->nr_dso_slots - 1, j = ((uintptr_t)dso >> 4) & mask;
+
+	while (t->dsos[j] && t->dsos[j] != dso)
+		j = (j + 1) & mask;
+	return j;
+}
+
+static int dsos_grow(struct pki_stacks *t)
+{
+	size_t n = t->nr_dso_slots ? t->nr_dso_slots * 2 : 64;
+	const struct pk_dso **old = t->dsos;
+	size_t nr_old = t->nr_dso_slots;
+
+	if (pki_slots_room(t->nr_dsos, t->nr_dso_slots))
+		return 0;
+	t->dsos = calloc(n, sizeof(*t->dsos));
+	if (!t->dsos) {
+		t->dsos = old;
+		return -ENOMEM;
+	}
+	t->nr_dso_slots = n;
+	for (size_t i = 0; i < nr_old; i++)
+		if (old[i])
+			t->dsos[dso_slot(t, old[i])] = old[i];
+	free(old);
+	return 0;
+}
+
+/* A new location's or node's DSO into the set: the replay ranks them by
+ * name without going over every node. */
+static int note_dso(struct pki_stacks *t, const struct pk_dso *dso)
+{
+	size_t j;
+
+	if (!dso || dso == t->last_dso)
+		return 0;
+	if (dsos_grow(t))
+		return -ENOMEM;
+	j = dso_slot(t, dso);
+	if (!t->dsos[j]) {
+		t->dsos[j] = dso;
+		t->nr_dsos++;
+	}
+	t->last_dso = dso;
+	return 0;
+}
+
 /* ---- locations ---------------------------------------------------- */
 
 /* ip and symbol nearly always decide; the final mix() of the tables'
@@ -150,7 +201,8 @@ static int64_t loc_id(struct pki_stacks *t, const struct pk_location *l)
 	     j = (j + 1) & (t->loc_tab.nr_slots - 1))
 		if (slot_tag_is(slot, h) && loc_same(&t->locs[slot_id(slot)], l))
 			return slot_id(slot);
-	if (pki_grow_array((void **)&t->locs, &t->alloc_locs, t->nr_locs, sizeof(*t->locs)))
+	if (pki_grow_array((void **)&t->locs, &t->alloc_locs, t->nr_locs, sizeof(*t->locs)) ||
+	    note_dso(t, l->dso))
 		return -ENOMEM;
 	t->locs[t->nr_locs] = *l;
 	t->loc_tab.slots[j] = slot_make(h, (uint32_t)t->nr_locs++);
@@ -197,7 +249,8 @@ static int64_t node_id(struct pki_stacks *t, uint32_t parent, const struct pk_lo
 	}
 	if (pki_grow_array((void **)&t->nodes, &t->alloc_nodes, t->nr_nodes, sizeof(*t->nodes)) ||
 	    pki_grow_array((void **)&t->node_hash, &t->alloc_node_hash, t->nr_nodes,
-			   sizeof(*t->node_hash)))
+			   sizeof(*t->node_hash)) ||
+	    note_dso(t, l->dso))
 		return -ENOMEM;
 	t->nodes[t->nr_nodes] = (struct pki_stack_node){
 		.loc = *l,
@@ -516,6 +569,7 @@ void pki_stacks_free(struct pki_stacks *t)
 	free(t->nodes);
 	free(t->node_tab.slots);
 	free(t->node_hash);
+	free(t->dsos);
 	free(t->log);
 	memset(t, 0, sizeof(*t));
 }
