@@ -14,9 +14,12 @@
 # Children views may list entries of equal totals in another order than
 # perf: perf's symbol comparison (inlined by name, others by address) is
 # no total order, so its entry tree sometimes keeps a second copy of an
-# entry, whose depth then orders equal entries.  perfkit does not replay
-# that yet: those views also pass when they hold the same lines in
-# another order, and say so.
+# entry, whose depth then orders equal entries, and which perf sometimes
+# prints as an entry of its own (one inlined entry in two lines, in about
+# one recording in five).  perfkit does not replay that yet: those views
+# also pass when they hold the same lines in another order, or when the
+# only other difference is such an entry split in two whose percentages
+# add up to perfkit's one line, and say so.
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 cc=$(command -v cc || command -v gcc) || { echo "no C compiler"; exit 77; }
@@ -41,8 +44,8 @@ rec dw-qsort
 # children views only (see above)
 order_ok() {
 	case $1 in
-	*--no-children*) cmp_order_ok=0 ;;
-	*) cmp_order_ok=1 ;;
+	*--no-children*) cmp_order_ok=0 cmp_split_ok=0 ;;
+	*) cmp_order_ok=1 cmp_split_ok=1 ;;
 	esac
 }
 
