@@ -263,6 +263,9 @@ uint64_t pki_stacks_hash(const struct pki_stack *k, const struct pk_location *lo
  * misses overlap. */
 void pki_stacks_prefetch(const struct pki_stacks *t, uint64_t hash, int step);
 const struct pk_location *pki_stacks_loc(const struct pki_stacks *t, const struct pki_stack *s);
+/* The slot of dso in t->dsos, or the free one it would take; SIZE_MAX
+ * while the set is empty. */
+size_t pki_stacks_dso_slot(const struct pki_stacks *t, const struct pk_dso *dso);
 /* The stack's callchain, callee first, into out (at most max frames). */
 size_t pki_stacks_frames(const struct pki_stacks *t, const struct pki_stack *s,
 			 struct pk_frame *out, size_t max);

@@ -690,7 +690,7 @@ static void rp_free(struct replay *rp)
 	free(rp->exc);
 	free(rp->redir);
 	free(rp->pool);
-	free(rp->dsos);
+	free(rp->dso_name);
 	free(rp->comms);
 	free(rp->comm_rank);
 	free(rp->nodes);

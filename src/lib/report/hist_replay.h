@@ -18,13 +18,6 @@ struct rp_key {
 	char level;
 };
 
-/* A DSO of the stacks, and the number of its name (perf compares DSOs by
- * name): 1, 2, ... in name order, its rank in the tree's keys. */
-struct rp_dso {
-	const struct pk_dso *dso;	/* NULL: a free slot */
-	uint32_t name;
-};
-
 /*
  * The unresolved keys perf's comparison puts side by side: those of one
  * DSO name and, when the comm is compared first, one comm.  Their order is
@@ -112,8 +105,11 @@ struct replay {
 	size_t nr_exc, alloc_exc;
 	struct rp_redir *redir;
 	size_t nr_redir, alloc_redir;
-	struct rp_dso *dsos;		/* open addressing by pointer */
-	size_t nr_dso_slots;
+	/* by slot of the stacks' DSO set (pki_stacks_dso_slot()), the
+	 * number of its DSO's name (perf compares DSOs by name): 1, 2, ...
+	 * in name order, its rank in the tree's keys */
+	const struct pki_stacks *stacks;
+	uint32_t *dso_name;
 	bool shared_names;		/* two DSOs of the stacks have one name */
 	const char **comms;		/* every comm, by address */
 	uint32_t *comm_rank;		/* its rank by string */

@@ -9,83 +9,37 @@
 #include <string.h>
 #include "hist_replay.h"
 
-static int rp_dso_grow(struct replay *rp, size_t nr)
-{
-	size_t n = rp->nr_dso_slots ? rp->nr_dso_slots * 2 : 64;
-	struct rp_dso *v;
-
-	if (pki_slots_room(nr, rp->nr_dso_slots))
-		return 0;
-	v = calloc(n, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < rp->nr_dso_slots; i++) {
-		size_t j = ((uintptr_t)rp->dsos[i].dso >> 4) & (n - 1);
-
-		if (!rp->dsos[i].dso)
-			continue;
-		while (v[j].dso)
-			j = (j + 1) & (n - 1);
-		v[j] = rp->dsos[i];
-	}
-	free(rp->dsos);
-	rp->dsos = v;
-	rp->nr_dso_slots = n;
-	return 0;
-}
-
-static size_t dso_slot(const struct replay *rp, const struct pk_dso *dso)
-{
-	size_t mask = rp->nr_dso_slots - 1, j = ((uintptr_t)dso >> 4) & mask;
-
-	while (rp->dsos[j].dso && rp->dsos[j].dso != dso)
-		j = (j + 1) & mask;
-	return j;
-}
-
-/* A DSO of the stacks into the table. */
-static int rp_note(struct replay *rp, const struct pk_dso *dso, size_t *nr)
-{
-	size_t j;
-
-	if (rp_dso_grow(rp, *nr))
-		return -ENOMEM;
-	j = dso_slot(rp, dso);
-	if (!rp->dsos[j].dso) {
-		rp->dsos[j].dso = dso;
-		++*nr;
-	}
-	return 0;
-}
-
 static int by_dso_name(const void *a, const void *b)
 {
-	const struct rp_dso *const *x = a, *const *y = b;
+	const struct pk_dso *const *const *x = a, *const *const *y = b;
 
-	return strcmp(pk_dso_short_name((*x)->dso), pk_dso_short_name((*y)->dso));
+	return strcmp(pk_dso_short_name(**x), pk_dso_short_name(**y));
 }
 
 /* Every DSO of the stacks, numbered by name. */
 static int rp_dso_names(struct pk_hist *h, struct replay *rp)
 {
 	const struct pki_stacks *t = &h->stacks;
-	struct rp_dso **byname;
-	size_t nr = 0, k = 0;
+	const struct pk_dso *const **byname =
+		malloc((t->nr_dsos ? t->nr_dsos : 1) * sizeof(*byname));
+	size_t nr = 0;
 	uint32_t name = 0;
-	int err = rp_dso_grow(rp, 0);
 
-	for (size_t i = 0; i < t->nr_dso_slots && !err; i++)
-		if (t->dsos[i])
-			err = rp_note(rp, t->dsos[i], &nr);
-	byname = err ? NULL : malloc((nr ? nr : 1) * sizeof(*byname));
-	if (!byname)
+	rp->stacks = t;
+	rp->dso_name = calloc(t->nr_dso_slots ? t->nr_dso_slots : 1, sizeof(*rp->dso_name));
+	if (!byname || !rp->dso_name) {
+		free(byname);
 		return -ENOMEM;
-	for (size_t j = 0; j < rp->nr_dso_slots; j++)
-		if (rp->dsos[j].dso)
-			byname[k++] = &rp->dsos[j];
+	}
+	for (size_t j = 0; j < t->nr_dso_slots; j++)
+		if (t->dsos[j])
+			byname[nr++] = &t->dsos[j];
 	qsort(byname, nr, sizeof(*byname), by_dso_name);
-	for (size_t i = 0; i < nr; i++)
-		byname[i]->name = i && !by_dso_name(&byname[i - 1], &byname[i]) ? name : ++name;
+	for (size_t i = 0; i < nr; i++) {
+		if (!i || by_dso_name(&byname[i - 1], &byname[i]))
+			name++;
+		rp->dso_name[byname[i] - t->dsos] = name;
+	}
 	rp->shared_names = name < nr;
 	free(byname);
 	return 0;
@@ -142,10 +96,17 @@ static uint32_t comm_rank(const struct replay *rp, const char *comm)
 	return at ? rp->comm_rank[at - rp->comms] : UINT32_MAX;
 }
 
+uint32_t pki_replay_dso_name(const struct replay *rp, const struct pk_dso *dso)
+{
+	size_t j = pki_stacks_dso_slot(rp->stacks, dso);
+
+	return j != SIZE_MAX && rp->stacks->dsos[j] ? rp->dso_name[j] : 0;
+}
+
 /* A DSO's rank: by name, in no map after every name. */
 static uint32_t dso_rank(const struct replay *rp, const struct pk_dso *dso)
 {
-	return dso ? rp->dsos[dso_slot(rp, dso)].name : UINT32_MAX;
+	return dso ? pki_replay_dso_name(rp, dso) : UINT32_MAX;
 }
 
 /* key's grouping keys, its strings ranked, as the tree compares them. */
@@ -175,11 +136,6 @@ void pki_replay_gkey(const struct replay *rp, const struct pk_hist_entry *key, s
 			break;
 		}
 	}
-}
-
-uint32_t pki_replay_dso_name(const struct replay *rp, const struct pk_dso *dso)
-{
-	return rp->dsos[dso_slot(rp, dso)].name;
 }
 
 int pki_replay_ranks(struct pk_hist *h, struct replay *rp)

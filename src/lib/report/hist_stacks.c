@@ -120,9 +120,12 @@ int pki_room_zeroed(void **v, size_t *alloc, size_t i, size_t elem, size_t first
 
 /* ---- DSOs ------------------------------------------------------------ */
 
-static size_t dso_slot(const struct pki_stacks *t, const struct pk_dso *dso)
+size_t pki_stacks_dso_slot(const struct pki_stacks *t, const struct pk_dso *dso)
 {
 	size_t mask = t->nr_dso_slots - 1, j = ((uintptr_t)dso >> 4) & mask;
+
+	if (!t->nr_dso_slots)
+		return SIZE_MAX;
 
 	while (t->dsos[j] && t->dsos[j] != dso)
 		j = (j + 1) & mask;
@@ -145,7 +148,7 @@ static int dsos_grow(struct pki_stacks *t)
 	t->nr_dso_slots = n;
 	for (size_t i = 0; i < nr_old; i++)
 		if (old[i])
-			t->dsos[dso_slot(t, old[i])] = old[i];
+			t->dsos[pki_stacks_dso_slot(t, old[i])] = old[i];
 	free(old);
 	return 0;
 }
@@ -160,7 +163,7 @@ static int note_dso(struct pki_stacks *t, const struct pk_dso *dso)
 		return 0;
 	if (dsos_grow(t))
 		return -ENOMEM;
-	j = dso_slot(t, dso);
+	j = pki_stacks_dso_slot(t, dso);
 	if (!t->dsos[j]) {
 		t->dsos[j] = dso;
 		t->nr_dsos++;
