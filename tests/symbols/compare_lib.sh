@@ -21,14 +21,6 @@
 #			recordings this machine may refuse); by default it fails
 #	cmp_filter=FUNC	a shell function (stdin to stdout) both outputs go
 #			through before comparing
-#	cmp_order_ok=1	outputs with the same lines in another order pass,
-#			said as such (for views where perf's order of equal
-#			entries depends on lookups perfkit does not replay)
-#	cmp_split_ok=1	with cmp_order_ok, outputs also pass when the only
-#			lines that differ are entries perf shows split in two
-#			or more lines of one entry whose percentages add up
-#			to perfkit's line (a second copy of an entry its
-#			lookups kept), said as such
 # A check whose perf crashed (killed by SIGSEGV, SIGABRT, SIGBUS, SIGFPE or
 # SIGILL, nothing printed) is skipped with a note: there is nothing to
 # compare against.  Exit statuses perf returns on purpose (129 for usage,
@@ -54,7 +46,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0 same=0 lines=0 prc=0 krc=0
 cmp_opts=${cmp_opts:-} cmp_status=${cmp_status:-0}
 cmp_allow_empty=${cmp_allow_empty:-0} cmp_missing=${cmp_missing:-fail}
-cmp_filter=${cmp_filter:-} cmp_order_ok=${cmp_order_ok:-0} cmp_split_ok=${cmp_split_ok:-0}
+cmp_filter=${cmp_filter:-}
 
 # cmp_run KIND FILE ARGS...: perf's stdout, stderr and status in
 # $tmp/perf, $tmp/perf.err, $prc; perfkit's in $tmp/pk, $tmp/err, $krc
@@ -92,39 +84,6 @@ cmp_crashed() {
 	esac
 }
 
-# cmp_same_lines A B: the two files hold the same lines, in any order
-cmp_same_lines() {
-	sort "$1" >"$tmp/sorted.a" && sort "$2" >"$tmp/sorted.b" &&
-		cmp -s "$tmp/sorted.a" "$tmp/sorted.b"
-}
-
-# cmp_split A B: the lines only A (perf) holds are entries split in two
-# or more lines, each adding up to a line only B (perfkit) holds; the
-# percentages, rounded to 0.01 in each line, agree within that rounding
-cmp_split() {
-	sort "$1" >"$tmp/sorted.a" && sort "$2" >"$tmp/sorted.b" || return 1
-	comm -23 "$tmp/sorted.a" "$tmp/sorted.b" >"$tmp/only.a"
-	comm -13 "$tmp/sorted.a" "$tmp/sorted.b" >"$tmp/only.b"
-	[ -s "$tmp/only.a" ] && [ -s "$tmp/only.b" ] || return 1
-	awk '
-	function key(line,   k) { k = line; sub(/^ *[0-9.]+% +[0-9.]+% +/, "", k); return k }
-	function pct(line, n,   a, v) { split(line, a, " "); v = a[n]; sub(/%$/, "", v); return v + 0 }
-	function off(a, b, tol) { return a - b > tol || b - a > tol }
-	FNR == 1 { file++ }
-	file == 1 { k = key($0); pc[k] += pct($0, 1); ps[k] += pct($0, 2); pn[k]++; next }
-	{ k = key($0); kc[k] = pct($0, 1); ks[k] = pct($0, 2); kn[k]++ }
-	END {
-		for (k in kn) {
-			tol = 0.005 * (pn[k] + 1) + 0.0001
-			if (kn[k] != 1 || pn[k] < 2 || off(kc[k], pc[k], tol) || off(ks[k], ps[k], tol))
-				exit 1
-		}
-		for (k in pn)
-			if (!(k in kn))
-				exit 1
-	}' "$tmp/only.a" "$tmp/only.b"
-}
-
 # cmp_judge LABEL [PERF PK]: compare the outputs of the last cmp_run (or
 # the two files given) under the settings; print FAIL and the start of the
 # difference, or ok.  Returns 0 when they agree.  Counts nothing: callers
@@ -140,14 +99,6 @@ cmp_judge() {
 		echo "FAIL $cmp_label: status perf $prc, perfkit $krc"
 		diff "$cmp_a" "$cmp_b" | head -10
 		head -3 "$tmp/err"
-	elif [ "$cmp_order_ok" = 1 ] && ! cmp -s "$cmp_a" "$cmp_b" &&
-		cmp_same_lines "$cmp_a" "$cmp_b"; then
-		echo "ok   $cmp_label ($(wc -l <"$cmp_a") lines, same lines in another order)"
-		return 0
-	elif [ "$cmp_order_ok" = 1 ] && [ "$cmp_split_ok" = 1 ] && cmp_split "$cmp_a" "$cmp_b"; then
-		echo "ok   $cmp_label ($(wc -l <"$cmp_a") lines; perf split $(wc -l <"$tmp/only.b")" \
-			"entries in two or more lines, perfkit's lines their sums)"
-		return 0
 	elif ! cmp -s "$cmp_a" "$cmp_b"; then
 		echo "FAIL $cmp_label"
 		diff "$cmp_a" "$cmp_b" | head -10

@@ -277,7 +277,12 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	if (h->hide_unresolved && !ev->loc.sym)
 		return 0;	/* perf -U: as if never sampled */
 	p = pki_pipe_slot(&h->pipe, &frames);
-	p->k = (struct pki_stack){.attr = ev->attr, .count = 1};
+	/* unwound chains can hold inlined frames, whose lookups perf's
+	 * comparison (by name, others by address) may send astray: all of
+	 * their samples are replayed, as unresolved ones are */
+	p->k = (struct pki_stack){.attr = ev->attr,
+				  .count = 1,
+				  .unresolved = !!(ev->sample.type & PERF_SAMPLE_STACK_USER)};
 	p->k.period = (ev->sample.type & PERF_SAMPLE_PERIOD) ? ev->sample.period
 							     : ev->attr->attr.sample_period;
 	he->pub.nr_samples++;

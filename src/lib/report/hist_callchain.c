@@ -468,8 +468,8 @@ static int merge_into(struct pki_arena *a, struct cc_node *d, const struct pk_ca
 	return 0;
 }
 
-/* The merge noted to be made later: dst's root is made now, and its
- * depth, which orders the entries, is already the merged tree's. */
+/* The merge noted to be made later: dst's root is made now; its depth,
+ * which orders the entries, stays its own (pki_callchain_merge()). */
 static int defer_merge(struct pki_arena *a, struct cc_node *d, const struct pk_callchain_node *src)
 {
 	if (pki_grow_array((void **)&a->deferred, &a->alloc_deferred, a->nr_deferred,
@@ -487,8 +487,8 @@ int pki_callchain_merge(struct pki_arena *a, struct pk_callchain_node **dst,
 
 	if (!d)
 		return -ENOMEM;
-	if (src->max_depth > d->pub.max_depth)
-		d->pub.max_depth = src->max_depth;
+	/* perf's merge keeps dst's depth: equal entries are ordered by the
+	 * depth of the one its collapsed tree met first, not the merged one */
 	if (a->defer)
 		return defer_merge(a, d, src);
 	err = merge_into(a, d, src);

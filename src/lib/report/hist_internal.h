@@ -114,7 +114,8 @@ int pki_callchain_sort_begin(struct pk_session *s);
 void pki_callchain_sort(struct pk_callchain_node *n);
 void pki_callchain_sort_end(void);
 /* Add the tree src into *dst (created when NULL); the result is sorted
- * again, between pki_callchain_sort_begin() and _end(). */
+ * again, between pki_callchain_sort_begin() and _end().  *dst keeps its
+ * max_depth, as perf's merge of collapsed entries does. */
 int pki_callchain_merge(struct pki_arena *a, struct pk_callchain_node **dst,
 			const struct pk_callchain_node *src);
 /* Frees every tree built in the arena. */
@@ -135,7 +136,8 @@ struct pki_stack {
 	uint32_t first_cpu;
 	uint32_t loc;			/* the sample ip's location (index) */
 	uint32_t leaf;			/* its callchain: a trie node, 0 = none */
-	bool unresolved;		/* a location without a symbol in it */
+	bool unresolved;		/* a location without a symbol in it, or
+					 * unwound frames: every sample is logged */
 };
 
 /* Samples of one stack in a row, with the same period. */
@@ -201,6 +203,7 @@ struct pki_stacks {
 	 * every sample (2) */
 	int log_mode;
 	bool log_frames;
+	bool has_inlined; /* a location or node in an inlined symbol */
 	struct pki_stack_run *log;
 	size_t nr_log, alloc_log;
 	size_t nr_walk_keys;	/* over all stacks, frames + 1: the most keys

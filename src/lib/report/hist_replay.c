@@ -242,17 +242,27 @@ static int64_t rp_group(struct replay *rp, const struct pk_hist_entry *key)
 	g = &rp->groups[rp->nr_groups - 1];
 	*g = (struct rp_group){.comm = comm, .name = name, .lo = key->addr, .hi = key->addr};
 found:
+	if (key->sym) {
+		/* a symbol of a DSO with inlined ones (rp_inline_names()) */
+		g->danger = true;
+		return g - rp->groups + 1;
+	}
 	g->lo = key->addr < g->lo ? key->addr : g->lo;
 	g->hi = key->addr > g->hi ? key->addr : g->hi;
 	g->danger = g->danger || g->hi - g->lo >= WRAPS;
 	return g - rp->groups + 1;
 }
 
-/* The group of a key that has one (unresolved, groups in use): group +
- * 1, 0, or a negative errno. */
+/* The group of a key that has one (unresolved, or of a DSO with inlined
+ * symbols; groups in use): group + 1, 0, or a negative errno. */
 static int64_t rp_key_group(struct replay *rp, const struct pk_hist_entry *key)
 {
-	return !rp->all && !key->sym ? rp_group(rp, key) : 0;
+	if (rp->all)
+		return 0;
+	if (!key->sym ||
+	    (rp->name_inlined && key->dso && rp->name_inlined[pki_replay_dso_name(rp, key->dso)]))
+		return rp_group(rp, key);
+	return 0;
 }
 
 /*
@@ -457,11 +467,41 @@ static bool rp_groups_apart(const struct pk_hist *h, struct replay *rp)
 	return apart;
 }
 
+static void mark_inlined(struct replay *rp, const struct pk_location *l)
+{
+	if (l->sym && l->sym->inlined && l->dso)
+		rp->name_inlined[pki_replay_dso_name(rp, l->dso)] = true;
+}
+
+/*
+ * The DSO names with an inlined symbol among the stacks' locations and
+ * nodes.  perf compares two symbols by name when one is inlined, else by
+ * address: no total order, so a lookup of any symbol of such a DSO can
+ * miss its entry, and all of them are replayed as unresolved keys are.
+ */
+static int rp_inline_names(struct replay *rp)
+{
+	const struct pki_stacks *t = rp->stacks;
+
+	if (!t->has_inlined)
+		return 0;
+	/* names are numbered from 1, at most one per DSO */
+	rp->name_inlined = calloc(t->nr_dsos + 1, sizeof(*rp->name_inlined));
+	if (!rp->name_inlined)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_locs; i++)
+		mark_inlined(rp, &t->locs[i]);
+	for (size_t i = 1; i < t->nr_nodes; i++)
+		mark_inlined(rp, &t->nodes[i].loc);
+	return 0;
+}
+
 /* Everything the replay and the builders share, before either starts. */
 static int rp_init(struct pk_hist *h, struct replay *rp)
 {
 	size_t n = h->stacks.nr;
 	bool by_group;
+	int err;
 
 	if (n >= UINT32_MAX)
 		return -EOVERFLOW;
@@ -490,7 +530,8 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 		pki_calloc_hot(h->stacks.nr_locs ? h->stacks.nr_locs : 1, sizeof(*rp->loc_memo));
 	if (!rp->loc_memo)
 		return -ENOMEM;
-	return pki_replay_ranks(h, rp);
+	err = pki_replay_ranks(h, rp);
+	return err ? err : rp_inline_names(rp);
 }
 
 /* The samples in their order, each stack's first walked whole. */
@@ -691,6 +732,7 @@ static void rp_free(struct replay *rp)
 	free(rp->redir);
 	free(rp->pool);
 	free(rp->dso_name);
+	free(rp->name_inlined);
 	free(rp->comms);
 	free(rp->comm_rank);
 	free(rp->nodes);

@@ -110,6 +110,7 @@ struct replay {
 	 * in name order, its rank in the tree's keys */
 	const struct pki_stacks *stacks;
 	uint32_t *dso_name;
+	bool *name_inlined;		/* by name: it has inlined symbols */
 	bool shared_names;		/* two DSOs of the stacks have one name */
 	const char **comms;		/* every comm, by address */
 	uint32_t *comm_rank;		/* its rank by string */

@@ -208,6 +208,7 @@ static int64_t loc_id(struct pki_stacks *t, const struct pk_location *l)
 	    note_dso(t, l->dso))
 		return -ENOMEM;
 	t->locs[t->nr_locs] = *l;
+	t->has_inlined = t->has_inlined || (l->sym && l->sym->inlined);
 	t->loc_tab.slots[j] = slot_make(h, (uint32_t)t->nr_locs++);
 	return t->nr_locs - 1;
 }
@@ -261,6 +262,7 @@ static int64_t node_id(struct pki_stacks *t, uint32_t parent, const struct pk_lo
 		.depth = t->nodes[parent].depth + 1,
 	};
 	t->node_hash[t->nr_nodes] = h;
+	t->has_inlined = t->has_inlined || (l->sym && l->sym->inlined);
 	t->node_tab.slots[j] = slot_make(h, (uint32_t)t->nr_nodes++);
 	return t->nr_nodes - 1;
 }
@@ -452,7 +454,8 @@ int pki_stacks_add(struct pki_stacks *t, struct pki_stack *k, const struct pk_lo
 	/* first_thread and first_cpu are not part of the key: they stay those
 	 * of the first sample, as the entries' do */
 	t->v[t->nr] = *k;
-	t->v[t->nr].unresolved = t->log_mode && has_unresolved(t, loc, frames, nr_frames);
+	t->v[t->nr].unresolved =
+		t->log_mode && (k->unresolved || has_unresolved(t, loc, frames, nr_frames));
 	t->nr_walk_keys += nr_frames + 1;
 	t->stack_tab.slots[j] = slot_make(k->hash, (uint32_t)t->nr++);
 	return t->log_mode ? log_sample(t, (uint32_t)t->nr - 1, k->period) : 0;
