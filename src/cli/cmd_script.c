@@ -223,8 +223,10 @@ static int parse_fields(const char *spec, int *type, unsigned *set, unsigned *ad
 }
 
 /* Fields an attr prints: defaults lose what the samples lack; fields the
- * user asked for must be there. */
-static int event_fields(const struct pk_attr *a, const struct script_args *args, unsigned *out)
+ * user asked for must be there.  tp_chains: a tracepoint of the file has
+ * callchains, and they are shown. */
+static int event_fields(const struct pk_attr *a, const struct script_args *args, bool tp_chains,
+			unsigned *out)
 {
 	uint64_t st = a->attr.sample_type;
 	unsigned f = default_fields(a->attr.type), set = 0, add = 0, del = 0, user = 0;
@@ -232,6 +234,11 @@ static int event_fields(const struct pk_attr *a, const struct script_args *args,
 
 	if (args->fields && parse_fields(args->fields, &type, &set, &add, &del))
 		return -EINVAL;
+	/* perf shows where tracepoints fired when their callchains are
+	 * shown, unless -F sets their fields (even with + or -) */
+	if (a->attr.type == PERF_TYPE_TRACEPOINT && tp_chains &&
+	    !(args->fields && (type < 0 || (uint32_t)type == a->attr.type)))
+		f |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
 	if (type < 0 || (uint32_t)type == a->attr.type) {
 		/* perf ignores "trace" for events other than tracepoints */
 		unsigned invalid = a->attr.type == PERF_TYPE_TRACEPOINT ? 0 : SF_TRACE;
@@ -279,6 +286,7 @@ static uint32_t first_of_type(struct pk_reader *r, uint32_t i)
 static int setup_formats(struct script_ctx *c, const struct script_args *args)
 {
 	struct pk_reader *r = pk_session_reader(c->session);
+	bool tp_chains = false;
 
 	free(c->fmt);
 	c->nr_attrs = pk_reader_nr_attrs(r);
@@ -288,6 +296,13 @@ static int setup_formats(struct script_ctx *c, const struct script_args *args)
 	c->name_width = 0;
 	for (uint32_t i = 0; i < c->nr_attrs; i++) {
 		const struct pk_attr *a = pk_reader_attr(r, i);
+
+		tp_chains = tp_chains || (a->attr.type == PERF_TYPE_TRACEPOINT &&
+					  (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
+	}
+	tp_chains = tp_chains && !args->hide_callchain;
+	for (uint32_t i = 0; i < c->nr_attrs; i++) {
+		const struct pk_attr *a = pk_reader_attr(r, i);
 		int len = a->name ? (int)strlen(a->name) : 0;
 		uint32_t first = first_of_type(r, i);
 
@@ -295,7 +310,7 @@ static int setup_formats(struct script_ctx *c, const struct script_args *args)
 		 * the first event of the type only */
 		if (first < i)
 			c->fmt[i].fields = c->fmt[first].fields;
-		else if (event_fields(a, args, &c->fmt[i].fields))
+		else if (event_fields(a, args, tp_chains, &c->fmt[i].fields))
 			return -EINVAL;
 		c->fmt[i].callchain =
 			!args->hide_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);

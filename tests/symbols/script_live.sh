@@ -1,6 +1,6 @@
 #!/bin/sh
-# Record small workloads with perf (cpu-clock, with and without -g, a
-# tracepoint) and compare perfkit script with perf script, with default
+# Record small workloads with perf (cpu-clock, with and without -g,
+# tracepoints with and without -g) and compare perfkit script with perf script, with default
 # and explicit fields.
 cmp_missing=skip # the tracepoint recording may not be permitted
 # shellcheck source=SCRIPTDIR/compare_lib.sh
@@ -13,6 +13,11 @@ perf record -q -o "$tmp/graph.data" -g -e cpu-clock -F 2000 -- sh -c "$work" >/d
 perf record -q -o "$tmp/fixed.data" -e cpu-clock -c 200000 -- sh -c "$work" >/dev/null 2>&1
 perf record -q -o "$tmp/tp.data" -e sched:sched_switch -e sched:sched_process_exec -a \
 	-- sh -c "$work" >/dev/null 2>&1 || rm -f "$tmp/tp.data"
+# tracepoints with callchains: perf adds ip, sym and dso to their default
+# fields (and prints the comm unpadded), unless -F sets them or -G hides
+# the chains
+perf record -q -o "$tmp/tpg.data" -g -e sched:sched_process_exec -e sched:sched_process_exit \
+	-- sh -c 'ls / >/dev/null; sh -c true' >/dev/null 2>&1 || rm -f "$tmp/tpg.data"
 
 check() { check_script "$@"; } # name file args...
 check plain "$tmp/plain.data"
@@ -25,6 +30,10 @@ check graph-fields "$tmp/graph.data" -F comm,tid,ip,sym
 check fixed-period "$tmp/fixed.data"
 check tracepoints "$tmp/tp.data"
 check tracepoints-fields "$tmp/tp.data" -F comm,pid,tid,cpu,event,trace
+check tracepoints-g "$tmp/tpg.data"
+check tracepoints-g-add "$tmp/tpg.data" -F +period
+check tracepoints-g-other "$tmp/tpg.data" -F sw:+period
+check tracepoints-g-hidden "$tmp/tpg.data" -G
 # pipe input
 if [ -f "$tmp/plain.data" ]; then
 	perf script -i "$tmp/plain.data" >"$tmp/perf" 2>/dev/null
