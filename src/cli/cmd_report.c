@@ -37,7 +37,7 @@ static const char report_usage[] =
 	"        --children        accumulate callchains of children (default with -g data)\n"
 	"        --no-children     only self overhead\n"
 	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
-	"    -g, --call-graph <m>  graph, caller, callee, flat, folded or none\n"
+	"    -g, --call-graph [<m>] graph, caller, callee, flat, folded or none\n"
 	"        --percent-limit <n> hide entries below n percent\n"
 	"    -c, --comms <list>    only these comms\n"
 	"        --pid <list>      only these process ids (also --pids)\n"
@@ -89,7 +89,7 @@ static const struct option report_options[] = {
 	{"children", no_argument, NULL, OPT_CHILDREN},
 	{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
 	{"sort", required_argument, NULL, 's'},
-	{"call-graph", required_argument, NULL, 'g'},
+	{"call-graph", optional_argument, NULL, 'g'},
 	{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
 	{"comms", required_argument, NULL, 'c'},
 	{"pid", required_argument, NULL, OPT_PIDS},
@@ -156,7 +156,8 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:DIfvhs:g:c:d:S:bnF:t:qGUT", report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIfvhs:g::c:d:S:bnF:t:qGUT", report_options,
+				NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -194,7 +195,11 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			a->stdio.sort = optarg;
 			break;
 		case 'g':
-			a->stdio.call_graph = optarg;
+			/* perf's -g takes the next word unless it is an
+			 * option: "-g caller", "-g --stdio" */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			a->stdio.call_graph = optarg ? optarg : "graph,0.5,caller,function,percent";
 			break;
 		case OPT_PERCENT_LIMIT:
 			a->stdio.percent_limit = strtod(optarg, NULL);

@@ -281,39 +281,61 @@ void report_callchain_print(struct report_out *out, const struct pk_hist_entry *
 	}
 }
 
-/* "graph,0.5,caller": mode, limit and order in any order. */
+/* Whether tok names one of words (perf takes any prefix): its index. */
+static int word_of(const char *tok, size_t n, const char *const *words, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (n <= strlen(words[i]) && !strncmp(tok, words[i], n))
+			return i;
+	return -1;
+}
+
+/*
+ * "graph,0.5,caller": mode, limit and order in any order, each word as
+ * perf reads it: any prefix of a word, tried in perf's order ("f" is
+ * flat), and "none" ends the list whatever comes after it.
+ */
 int report_callchain_parse(const char *arg, struct callchain_print *p, int *order)
 {
+	static const char *const modes[] = {"graph", "flat", "fractal", "folded"};
+	static const char *const orders[] = {"caller", "callee"};
+	static const char *const keep[] = {"function", "percent"};
+	static const char *const none[] = {"none"};
+	/* fractal (percentages of the parent) is not done: -1 */
+	static const int mode_of[] = {REPORT_GRAPH_GRAPH, REPORT_GRAPH_FLAT, -1,
+				      REPORT_GRAPH_FOLDED};
 	const char *s = arg;
+	bool have_limit = false;
 
 	while (s && *s) {
 		size_t n = strcspn(s, ",");
-		char tok[32];
-		char *end;
+		char tok[32], *end;
+		int w;
 
 		if (n >= sizeof(tok))
 			return -1;
 		memcpy(tok, s, n);
 		tok[n] = '\0';
-		if (!strcmp(tok, "graph"))
-			p->mode = REPORT_GRAPH_GRAPH;
-		else if (!strcmp(tok, "flat"))
-			p->mode = REPORT_GRAPH_FLAT;
-		else if (!strcmp(tok, "folded"))
-			p->mode = REPORT_GRAPH_FOLDED;
-		else if (!strcmp(tok, "none"))
-			p->mode = REPORT_GRAPH_NONE;
-		else if (!strcmp(tok, "caller"))
-			*order = PK_CALLCHAIN_CALLER;
-		else if (!strcmp(tok, "callee"))
-			*order = PK_CALLCHAIN_CALLEE;
-		else if (!strcmp(tok, "function") || !strcmp(tok, "percent"))
-			;
-		else if (n && (p->min_percent = strtod(tok, &end), *end == '\0'))
-			;
-		else
-			return -1;
 		s += n + (s[n] == ',');
+		if (!n)
+			continue;
+		if (!word_of(tok, n, none, 1)) {
+			p->mode = REPORT_GRAPH_NONE;
+			return 0;
+		}
+		if ((w = word_of(tok, n, modes, 4)) >= 0) {
+			if (mode_of[w] < 0)
+				return -1;
+			p->mode = (enum report_graph_mode)mode_of[w];
+		} else if ((w = word_of(tok, n, orders, 2)) >= 0) {
+			*order = w ? PK_CALLCHAIN_CALLEE : PK_CALLCHAIN_CALLER;
+		} else if (word_of(tok, n, keep, 2) >= 0) {
+			continue;
+		} else if (!have_limit && (p->min_percent = strtod(tok, &end), end != tok)) {
+			have_limit = true;
+		} else {
+			return -1;
+		}
 	}
 	return 0;
 }

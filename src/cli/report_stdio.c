@@ -293,22 +293,44 @@ static bool has_callchains(struct pk_session *s)
 	return false;
 }
 
+static bool is_pipe(struct pk_session *s)
+{
+	return pk_reader_header(pk_session_reader(s))->pipe;
+}
+
+/* Whether -g's argument asks for call graphs; -1 when it is no -g
+ * argument at all. */
+static int graph_wanted(const char *arg)
+{
+	struct callchain_print p = {.mode = REPORT_GRAPH_GRAPH};
+	int order;
+
+	if (report_callchain_parse(arg, &p, &order))
+		return -1;
+	return p.mode != REPORT_GRAPH_NONE;
+}
+
 /*
  * perf's defaults with callchains in the file: graph, 0.5%, the caller
- * first when accumulating children and the callee first without.
+ * first when accumulating children and the callee first without.  A pipe
+ * gives its attrs only as it is read: perf then draws the samples' own
+ * graphs, the caller first unless --no-children, and shows no children.
  */
 static int setup_callchain(struct pk_session *s, const struct report_stdio_opts *o,
 			   struct report_layout *l, int *order)
 {
+	bool pipe = is_pipe(s);
+
 	l->cg.mode = REPORT_GRAPH_NONE;
 	*order = PK_CALLCHAIN_NONE;
-	if (!has_callchains(s))
+	if (!pipe && !has_callchains(s))
 		return 0;
 	l->cg.mode = REPORT_GRAPH_GRAPH;
 	l->cg.min_percent = 0.5;
 	l->cg.children = l->children;
 	l->cg.sort_starts_with_sym = o->sort && !strncmp(o->sort, "sym", 3);
-	*order = l->children ? PK_CALLCHAIN_CALLER : PK_CALLCHAIN_CALLEE;
+	*order =
+		(pipe ? o->children != 0 : l->children) ? PK_CALLCHAIN_CALLER : PK_CALLCHAIN_CALLEE;
 	if (o->call_graph && report_callchain_parse(o->call_graph, &l->cg, order)) {
 		cli_error("report: bad -g argument '%s'", o->call_graph);
 		return -EINVAL;
@@ -349,7 +371,8 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 		return -EINVAL;
 	l->sep = o->field_sep;
 	l->relative = o->relative;
-	l->children = o->children < 0 ? has_callchains(s) : o->children;
+	/* perf accumulates only what has callchains, and never from a pipe */
+	l->children = !is_pipe(s) && o->children != 0 && has_callchains(s);
 	l->children &= fields_children;
 	ho->keys = l->keys;
 	ho->nr_keys = l->nr_keys;
@@ -363,6 +386,13 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	return 0;
 }
 
+static void print_header_hint(FILE *out)
+{
+	fputs("# To display the perf.data header info, please use --header/--header-only "
+	      "options.\n#\n",
+	      out);
+}
+
 /* The lines before the events: the file header with --header, the
  * filters, the lost samples. */
 static void print_preamble(FILE *out, const struct pk_hist *h,
@@ -371,6 +401,34 @@ static void print_preamble(FILE *out, const struct pk_hist *h,
 	print_filters(out, o, l);
 	if (!o->quiet)
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", pk_hist_lost_samples(h));
+}
+
+/*
+ * -g checked before anything is read: a word that is no -g argument is an
+ * error (*err), and call graphs of a file without callchains are refused
+ * as perf refuses them, with its first lines, its words and status 0.
+ */
+static bool graphs_refused(struct pk_session *s, const struct report_stdio_opts *o, FILE *out,
+			   int *err)
+{
+	int want = o->call_graph ? graph_wanted(o->call_graph) : 0;
+
+	if (want < 0) {
+		cli_error("report: bad -g argument '%s'", o->call_graph);
+		*err = -EINVAL;
+		return true;
+	}
+	if (!want || is_pipe(s) || has_callchains(s))
+		return false;
+	if (o->header)
+		report_header_only(pk_session_reader(s), out, false);
+	else if (!o->quiet)
+		print_header_hint(out);
+	fflush(out);
+	fputs("Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
+	      "Did you call 'perf record' without -g or -b?\n",
+	      stderr);
+	return true;
 }
 
 int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out)
@@ -390,6 +448,8 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 		pk_session_close(s);
 		return 1;
 	}
+	if (graphs_refused(s, o, out, &err))
+		goto out;
 	if (report_branch_wanted(s, o)) {
 		err = report_branch(s, o, out);
 		goto out;
@@ -425,9 +485,7 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	if (o->header)
 		report_header_only(pk_session_reader(s), out, false);
 	else if (!o->quiet)
-		fputs("# To display the perf.data header info, please use --header/--header-only "
-		      "options.\n#\n",
-		      out);
+		print_header_hint(out);
 	if (!pk_hist_nr_events(h)) {
 		/* perf's words (and status) when -U or the file left none */
 		fflush(out);

@@ -2,7 +2,8 @@
 # perfkit report --stdio's view options against perf report --stdio, byte
 # for byte, on the corpus and on recordings made here: -n,
 # --show-total-period, -q, --header, -t, --percentage, --max-stack, -G,
-# -U, --demangle/--no-demangle, -F, -T.  perf's random "# (Tip: ...)" line
+# -U, --demangle/--no-demangle, -F, -T, -g words (and -g refused without
+# callchains), pipe input with callchains.  perf's random "# (Tip: ...)" line
 # is dropped before comparing (the one intentional difference).
 set -u
 command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
@@ -43,6 +44,26 @@ check_no_samples() { # label file args...
 	else
 		echo "FAIL $label $* (status $st)"
 		diff "$tmp/perf" "$tmp/pk" | head -8
+		fail=1
+	fi
+}
+
+# perf refusing -g on a file without callchains: the same stdout (the
+# lines it prints first, or none), stderr and status
+check_refused() { # label file args...
+	label=$1 file=$2
+	shift 2
+	perf report -i "$file" --stdio "$@" 2>"$tmp/perf.err" >"$tmp/perf"
+	pst=$?
+	"$PERFKIT" report -i "$file" --stdio "$@" >"$tmp/pk" 2>"$tmp/err"
+	st=$?
+	if cmp -s "$tmp/perf" "$tmp/pk" && cmp -s "$tmp/perf.err" "$tmp/err" && [ $st -eq $pst ] &&
+		grep -q 'But no callchain' "$tmp/err"; then
+		same=$((same + 1))
+	else
+		echo "FAIL $label $* (status perf $pst, perfkit $st)"
+		diff "$tmp/perf" "$tmp/pk" | head -4
+		diff "$tmp/perf.err" "$tmp/err" | head -4
 		fail=1
 	fi
 }
@@ -117,6 +138,30 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 	check g-relative-self "$g" --percentage relative --comms ls --no-children -n
 	check g-relative-folded "$g" --percentage relative --comms ls --no-children -g folded
 	check g-fields "$g" -F overhead_children,overhead,sample,comm,dso -g none
+	# -g without a word (perf's "graph,0.5,caller,function,percent"), and
+	# words cut short, as perf reads them
+	check g-bare "$g" -g
+	check g-bare-self "$g" --no-children -g
+	check g-short-callee "$g" -g calle
+	check g-short-flat "$g" -g f,1
+	check g-short-none "$g" -g n,callee
+	# a file without callchains: no children column even when asked, and
+	# -g refused (perf prints its first lines, says why on stderr, status 0)
+	check plain-children "$p" --children
+	check_refused plain-graph "$p" -g caller
+	check_refused plain-graph-quiet "$p" -q -g
+	check_refused plain-graph-header "$p" --header -g folded
+	check plain-graph-none "$p" -g none
+	# a pipe gives its attrs only as it is read: perf shows no children but
+	# draws the samples' graphs, the caller first unless --no-children
+	if perf record -q -o - -g -e cpu-clock -F 2000 -- sh -c "$work" >"$tmp/pipe.data" \
+		2>/dev/null; then
+		check pipe-g "$tmp/pipe.data"
+		check pipe-g-self "$tmp/pipe.data" --no-children
+		check pipe-g-children "$tmp/pipe.data" --children
+		check pipe-g-callee "$tmp/pipe.data" -g callee
+		check pipe-g-none "$tmp/pipe.data" -g none
+	fi
 fi
 
 # C++ names: demangled by default, kept with --no-demangle
