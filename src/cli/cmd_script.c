@@ -491,6 +491,10 @@ static int check_formats(struct script_ctx *c, const struct script_args *a,
 static int print_sample(struct script_ctx *c, struct script_pipe *pipe,
 			const struct pk_session_sample *ev)
 {
+	/* an event left without fields (-F trace for a software event)
+	 * prints nothing, not even its line's end, as in perf */
+	if (!c->fmt[ev->attr->index].fields)
+		return 0;
 	if (pipe && !script_job_needs_session(c, ev->attr)) {
 		int err = script_pipe_add(pipe, ev);
 

@@ -18,6 +18,10 @@ perf record -q -o "$tmp/tp.data" -e sched:sched_switch -e sched:sched_process_ex
 # the chains
 perf record -q -o "$tmp/tpg.data" -g -e sched:sched_process_exec -e sched:sched_process_exit \
 	-- sh -c 'ls / >/dev/null; sh -c true' >/dev/null 2>&1 || rm -f "$tmp/tpg.data"
+# a software event beside tracepoints: -F trace leaves it no field, and
+# its samples print nothing, not even an empty line
+perf record -q -o "$tmp/mixed.data" -e page-faults -e sched:sched_process_exec \
+	-- sh -c 'ls / >/dev/null; sh -c true' >/dev/null 2>&1 || rm -f "$tmp/mixed.data"
 
 check() { check_script "$@"; } # name file args...
 check plain "$tmp/plain.data"
@@ -34,6 +38,8 @@ check tracepoints-g "$tmp/tpg.data"
 check tracepoints-g-add "$tmp/tpg.data" -F +period
 check tracepoints-g-other "$tmp/tpg.data" -F sw:+period
 check tracepoints-g-hidden "$tmp/tpg.data" -G
+check mixed-trace "$tmp/mixed.data" -F trace
+check mixed-trace-comm "$tmp/mixed.data" -F trace,comm,event
 # pipe input
 if [ -f "$tmp/plain.data" ]; then
 	perf script -i "$tmp/plain.data" >"$tmp/perf" 2>/dev/null
