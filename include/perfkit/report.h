@@ -49,14 +49,16 @@ struct pk_symbol;
 
 enum pk_hist_key {
 	PK_HIST_KEY_COMM,
-	PK_HIST_KEY_PID,	/* perf's "pid": thread id and comm */
+	PK_HIST_KEY_PID, /* perf's "pid": thread id and comm */
 	PK_HIST_KEY_DSO,
 	PK_HIST_KEY_SYM,
 	PK_HIST_KEY_CPU,
+	PK_HIST_KEY_TRACE, /* perf's "trace": a tracepoint's formatted
+			    * fields ("N/A" for other events) */
 	PK_HIST_KEY_MAX,
 };
 
-/* Key by perf's --sort name ("comm", "pid", "dso", "sym", "cpu"); -1 if
+/* Key by perf's --sort name ("comm", "pid", "dso", "sym", "cpu", "trace"); -1 if
  * unknown. */
 int pk_hist_key_parse(const char *name, size_t len);
 
@@ -138,6 +140,8 @@ struct pk_hist_entry {
 	/* in a group: the values of each member (pk_hist_event.members
 	 * order; [0] repeats self, children, nr_samples); else NULL */
 	const struct pk_hist_value *members;
+	const char *trace; /* the trace key's value, interned, lives
+			    * with the pk_hist; else NULL */
 };
 
 /* One event (attr) of the recording with its sorted entries. */

@@ -30,6 +30,8 @@ static const char *key_header(enum pk_hist_key k)
 		return "Symbol";
 	case PK_HIST_KEY_CPU:
 		return "CPU";
+	case PK_HIST_KEY_TRACE:
+		return "Trace output";
 	default:
 		return "?";
 	}
@@ -106,6 +108,17 @@ static void grow(int *w, int len)
 		*w = len;
 }
 
+/* perf formats an entry's trace output when it first compares the entry
+ * with another (or a later sample's key), and sizes the column by the
+ * outputs formatted by then: the entry of a lone sample is not, unless its
+ * callchain's entries were compared with it (children), and prints cut to
+ * the header's width. */
+static bool trace_known(const struct report_layout *l, const struct pk_hist_event *ev)
+{
+	return ev->nr_entries > 1 || ev->nr_samples > 1 ||
+	       (l->children && (ev->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
+}
+
 /* Column widths as perf computes them, over the entries it keeps. */
 void report_columns_widths(struct report_layout *l, const struct pk_hist_event *ev,
 			   const struct report_stdio_opts *o)
@@ -124,6 +137,8 @@ void report_columns_widths(struct report_layout *l, const struct pk_hist_event *
 		grow(&l->width[PK_HIST_KEY_PID], (int)strlen(pk_thread_comm(e->thread)) + 8);
 		if (e->dso)
 			grow(&l->width[PK_HIST_KEY_DSO], (int)strlen(pk_dso_short_name(e->dso)));
+		if (e->trace && trace_known(l, ev))
+			grow(&l->width[PK_HIST_KEY_TRACE], (int)strlen(e->trace));
 		if (e->sym) {
 			grow(&l->width[PK_HIST_KEY_SYM], (int)strlen(e->sym->name) + 4);
 		} else {
@@ -205,6 +220,10 @@ static void format_key(struct report_out *o, const struct report_layout *l, enum
 		break;
 	case PK_HIST_KEY_CPU:
 		report_out_int(o, (int)e->cpu, (int)w, (int)w);
+		break;
+	case PK_HIST_KEY_TRACE:
+		/* cut to the width, padded only as a column before others */
+		report_out_left(o, e->trace ? e->trace : "", w, 0);
 		break;
 	default:
 		break;

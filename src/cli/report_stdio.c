@@ -12,12 +12,29 @@
 #include "cli.h"
 #include "report_stdio.h"
 
-static int parse_sort(const char *list, struct report_layout *l)
+/* perf sorts a file of tracepoints alone by their output */
+static bool all_tracepoints(struct pk_session *s)
+{
+	struct pk_reader *r = pk_session_reader(s);
+	uint32_t n = pk_reader_nr_attrs(r);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (pk_reader_attr(r, i)->attr.type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return n > 0;
+}
+
+static int parse_sort(struct pk_session *s, const char *list, struct report_layout *l)
 {
 	static const enum pk_hist_key defaults[] = {PK_HIST_KEY_COMM, PK_HIST_KEY_DSO,
 						    PK_HIST_KEY_SYM};
 	const char *p = list;
 
+	if (!list && all_tracepoints(s)) {
+		l->keys[0] = PK_HIST_KEY_TRACE;
+		l->nr_keys = 1;
+		return 0;
+	}
 	if (!list) {
 		memcpy(l->keys, defaults, sizeof(defaults));
 		l->nr_keys = 3;
@@ -275,6 +292,10 @@ static void print_json(FILE *out, const struct pk_hist *h, const struct report_l
 			else
 				fputs("null", out);
 			fprintf(out, ", \"addr\": %" PRIu64, e->addr);
+			if (e->trace) {
+				fputs(", \"trace\": ", out);
+				json_string(out, e->trace);
+			}
 			json_entry_members(out, ev, e, l);
 			fputc('}', out);
 		}
@@ -365,7 +386,7 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 {
 	bool fields_children = true;
 
-	if (parse_sort(o->sort, l))
+	if (parse_sort(s, o->sort, l))
 		return -EINVAL;
 	if (o->fields && report_columns_parse(l, o->fields, o->sort != NULL, &fields_children))
 		return -EINVAL;

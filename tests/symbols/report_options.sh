@@ -3,7 +3,8 @@
 # for byte, on the corpus and on recordings made here: -n,
 # --show-total-period, -q, --header, -t, --percentage, --max-stack, -G,
 # -U, --demangle/--no-demangle, -F, -T, -g words (and -g refused without
-# callchains), pipe input with callchains.  perf's random "# (Tip: ...)" line
+# callchains), pipe input with callchains, tracepoints (--sort trace).
+# perf's random "# (Tip: ...)" line
 # is dropped before comparing (the one intentional difference).
 set -u
 command -v perf >/dev/null 2>&1 || { echo "perf not installed"; exit 77; }
@@ -162,6 +163,23 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 		check pipe-g-callee "$tmp/pipe.data" -g callee
 		check pipe-g-none "$tmp/pipe.data" -g none
 	fi
+	# tracepoints alone: perf sorts by their output ("Trace output"); an
+	# output perf never compared (a lone sample) is cut to the header
+	if perf record -q -o "$tmp/tp.data" -g -e sched:sched_process_exec \
+		-e sched:sched_process_exit -- sh -c 'ls / >/dev/null; sh -c true' \
+		>/dev/null 2>&1; then
+		check tp "$tmp/tp.data"
+		check tp-self "$tmp/tp.data" --no-children -g none
+		check tp-folded "$tmp/tp.data" --no-children -g folded
+		check tp-trace-comm "$tmp/tp.data" --sort trace,comm -n
+		check tp-comm "$tmp/tp.data" --sort comm,dso
+	fi
+	if perf record -q -o "$tmp/tp1.data" -g -e sched:sched_process_exec -- /bin/true \
+		>/dev/null 2>&1; then
+		check tp-lone "$tmp/tp1.data"
+		check tp-lone-self "$tmp/tp1.data" --no-children
+	fi
+	check plain-trace "$p" --sort trace
 fi
 
 # C++ names: demangled by default, kept with --no-demangle

@@ -48,10 +48,12 @@ static bool has_key(const struct pk_hist *h, enum pk_hist_key k)
 
 /* The entry a sample or frame goes to: only the sort keys matter. */
 static void make_key(const struct pk_hist *h, struct pk_hist_entry *e, const char *comm,
-		     const struct pk_session_sample *ev, const struct pk_location *loc)
+		     const char *trace, const struct pk_session_sample *ev,
+		     const struct pk_location *loc)
 {
 	memset(e, 0, sizeof(*e));
 	e->comm = comm;
+	e->trace = trace;
 	e->thread = ev->thread;
 	e->pid = pk_thread_pid(ev->thread);
 	e->tid = pk_thread_tid(ev->thread);
@@ -83,6 +85,8 @@ uint64_t pki_hist_entry_hash(const struct pk_hist *h, const struct pk_hist_entry
 		x = mix(x, (uintptr_t)e->dso);
 	if (has_key(h, PK_HIST_KEY_SYM))
 		x = mix(mix(x, (uintptr_t)e->sym), e->addr);
+	if (has_key(h, PK_HIST_KEY_TRACE))
+		x = mix(x, (uintptr_t)e->trace);
 	return mix(x, 0);
 }
 
@@ -98,6 +102,8 @@ bool pki_hist_entry_same(const struct pk_hist *h, const struct pk_hist_entry *a,
 	if (has_key(h, PK_HIST_KEY_DSO) && a->dso != b->dso)
 		return false;
 	if (has_key(h, PK_HIST_KEY_SYM) && (a->sym != b->sym || a->addr != b->addr))
+		return false;
+	if (has_key(h, PK_HIST_KEY_TRACE) && a->trace != b->trace)
 		return false;
 	return true;
 }
@@ -185,13 +191,13 @@ static struct hist_event *event_of(struct pk_hist *h, const struct pk_attr *attr
  * filtered out.  Callchain entries are keyed like perf's: an unresolved
  * frame by its address as recorded.
  */
-static bool location_key(const struct pk_hist *h, const char *comm,
+static bool location_key(const struct pk_hist *h, const struct pki_stack *st,
 			 const struct pk_session_sample *ev, const struct pk_location *loc,
 			 uint32_t pos, char *level, struct pk_hist_entry *key)
 {
 	if (!pki_hist_filter_location(&h->filter, loc))
 		return false;
-	make_key(h, key, comm, ev, loc);
+	make_key(h, key, st->comm, st->trace, ev, loc);
 	if (pos) {
 		if (!loc->sym && has_key(h, PK_HIST_KEY_SYM))
 			key->addr = loc->ip;
@@ -263,6 +269,22 @@ static void prepare_batch(void *ctx, struct pki_batch *b)
 	}
 }
 
+/* The trace key of a sample, interned: a tracepoint's fields as perf
+ * script prints them, "N/A" for other events (perf's words). */
+#define TRACE_BUF (64 * 1024)
+
+static const char *trace_key(struct pk_hist *h, struct pk_session *s,
+			     const struct pk_session_sample *ev)
+{
+	if (ev->attr->attr.type != PERF_TYPE_TRACEPOINT)
+		return pki_strtab_intern(&h->traces, "N/A");
+	if (!h->trace_buf && !(h->trace_buf = malloc(TRACE_BUF)))
+		return NULL;
+	if (!ev->sample.raw_size || pk_session_trace_format(s, ev, h->trace_buf, TRACE_BUF) < 0)
+		h->trace_buf[0] = '\0';
+	return pki_strtab_intern(&h->traces, h->trace_buf);
+}
+
 /* The reading thread's half: everything that needs the session's state
  * as of this sample (thread, comm, maps) is taken here. */
 static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev)
@@ -289,6 +311,8 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	he->pub.total_period += p->k.period;
 	p->k.comm = pki_strtab_intern(&h->comms, pk_thread_comm(ev->thread));
 	if (!p->k.comm)
+		return -ENOMEM;
+	if (has_key(h, PK_HIST_KEY_TRACE) && !(p->k.trace = trace_key(h, s, ev)))
 		return -ENOMEM;
 	p->k.thread = h->stack_thread ? ev->thread : NULL;
 	p->k.first_thread = ev->thread;
@@ -320,7 +344,7 @@ int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame
 	if (!pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(ev.thread),
 				    pk_thread_tid(ev.thread)))
 		return 0;
-	if (location_key(h, st->comm, &ev, &ev.loc, 0, NULL, &key))
+	if (location_key(h, st, &ev, &ev.loc, 0, NULL, &key))
 		err = fn(arg, &w, &key, 0, w.n);
 	if (err || !h->children)
 		return err;
@@ -330,7 +354,7 @@ int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame
 	for (size_t j = 0; j < w.n && !err; j++) {
 		size_t i = h->callchain != PK_CALLCHAIN_CALLEE ? w.n - 1 - j : j;
 
-		if (location_key(h, st->comm, &ev, &frames[i].loc, (uint32_t)j + 1, &level, &key))
+		if (location_key(h, st, &ev, &frames[i].loc, (uint32_t)j + 1, &level, &key))
 			err = fn(arg, &w, &key, (uint32_t)j + 1, i);
 	}
 	return err;
@@ -661,7 +685,9 @@ static void set_replay(struct pk_hist *h)
 			break;
 		}
 	}
-	if (!has_key(h, PK_HIST_KEY_SYM))
+	/* the replay does not rank trace values: beside them a symbol key's
+	 * lookups are taken as found */
+	if (!has_key(h, PK_HIST_KEY_SYM) || has_key(h, PK_HIST_KEY_TRACE))
 		h->stacks.log_mode = 0;
 	h->stacks.log_frames = h->children;
 }
@@ -748,6 +774,8 @@ void pk_hist_free(struct pk_hist *h)
 		pki_arena_free(&h->trees[k]);
 	pki_stacks_free(&h->stacks);
 	pki_strtab_free(&h->comms);
+	pki_strtab_free(&h->traces);
+	free(h->trace_buf);
 	pki_hist_filter_free(&h->filter);
 	free(h);
 }
@@ -772,7 +800,7 @@ int pk_hist_key_parse(const char *name, size_t len)
 	static const char *const names[PK_HIST_KEY_MAX] = {
 		[PK_HIST_KEY_COMM] = "comm", [PK_HIST_KEY_PID] = "pid",
 		[PK_HIST_KEY_DSO] = "dso",   [PK_HIST_KEY_SYM] = "sym",
-		[PK_HIST_KEY_CPU] = "cpu",
+		[PK_HIST_KEY_CPU] = "cpu",   [PK_HIST_KEY_TRACE] = "trace",
 	};
 
 	for (int i = 0; i < PK_HIST_KEY_MAX; i++)

@@ -41,6 +41,9 @@ struct pk_hist {
 	int callchain;			/* PK_CALLCHAIN_* */
 	struct pki_hist_filter filter;
 	struct pki_strtab comms;	/* interned comm strings */
+	struct pki_strtab traces;	/* the trace key's values */
+	char *trace_buf;		/* one sample's, being formatted */
+	size_t trace_len;
 	uint64_t lost;
 	struct pki_stacks stacks;	/* samples folded by stack */
 	struct pki_arena trees[PKI_HIST_PARTS]; /* the entries' call trees */

@@ -128,6 +128,7 @@ int pki_arena_merge_deferred(struct pki_arena *a);
 struct pki_stack {
 	const struct pk_attr *attr;
 	const char *comm;		/* interned: the comm at sample time */
+	const char *trace;		/* interned: the trace key's, or NULL */
 	const struct pk_thread *thread;	/* NULL unless a key or filter needs it */
 	const struct pk_thread *first_thread;	/* of its first sample */
 	uint64_t period, count;
@@ -441,8 +442,9 @@ int pki_hist_sort_replayed(struct pki_arena *a, struct pk_hist_entry *v, uint64_
  * one (no DSO, no symbol) after all. */
 enum pki_rank_field {
 	PKI_RANK_COMM,
-	PKI_RANK_DSO,		/* by short name */
-	PKI_RANK_SYM,		/* by name */
+	PKI_RANK_DSO,	/* by short name */
+	PKI_RANK_SYM,	/* by name */
+	PKI_RANK_TRACE, /* the trace key's values */
 };
 
 int pki_hist_rank(const struct pk_hist_entry *v, size_t n, enum pki_rank_field f, uint32_t *rank);

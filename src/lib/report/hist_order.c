@@ -33,7 +33,7 @@ struct okey {
 /* The ranks the keys need: the grouping trees compare DSOs for symbols
  * too, the output order compares symbols by name. */
 struct ranks {
-	uint32_t *comm, *dso, *sym;
+	uint32_t *comm, *dso, *sym, *trace;
 };
 
 static bool has_key(const struct sort_ctx *x, enum pk_hist_key k)
@@ -57,6 +57,7 @@ static void ranks_free(struct ranks *r)
 	free(r->comm);
 	free(r->dso);
 	free(r->sym);
+	free(r->trace);
 }
 
 static int ranks_get(struct ranks *r, const struct pk_hist_entry *v, size_t n,
@@ -72,6 +73,8 @@ static int ranks_get(struct ranks *r, const struct pk_hist_entry *v, size_t n,
 		err = rank_one(v, n, PKI_RANK_DSO, &r->dso);
 	if (!err && output && sym)
 		err = rank_one(v, n, PKI_RANK_SYM, &r->sym);
+	if (!err && has_key(x, PK_HIST_KEY_TRACE))
+		err = rank_one(v, n, PKI_RANK_TRACE, &r->trace);
 	if (err) {
 		ranks_free(r);
 		*r = (struct ranks){0}; /* replay_free() frees them again */
@@ -95,6 +98,8 @@ static uint32_t key_value(enum pk_hist_key k, const struct pk_hist_entry *e, con
 		return r->sym ? r->sym[i] : 0;
 	case PK_HIST_KEY_CPU:
 		return e->cpu;
+	case PK_HIST_KEY_TRACE:
+		return r->trace[i];
 	default:
 		return 0;
 	}

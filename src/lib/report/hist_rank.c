@@ -71,6 +71,8 @@ static const void *field_ptr(const struct pk_hist_entry *e, enum pki_rank_field 
 		return e->comm;
 	case PKI_RANK_DSO:
 		return e->dso;
+	case PKI_RANK_TRACE:
+		return e->trace;
 	default:
 		return e->sym;
 	}
@@ -83,6 +85,8 @@ static const char *field_str(const struct pk_hist_entry *e, enum pki_rank_field 
 		return e->comm;
 	case PKI_RANK_DSO:
 		return e->dso ? pk_dso_short_name(e->dso) : NULL;
+	case PKI_RANK_TRACE:
+		return e->trace;
 	default:
 		return e->sym ? e->sym->name : NULL;
 	}

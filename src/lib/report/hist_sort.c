@@ -43,6 +43,8 @@ static int cmp_key(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 		return cmp_sym(a, b);
 	case PK_HIST_KEY_CPU:
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+	case PK_HIST_KEY_TRACE:
+		return strcmp(a->trace, b->trace);
 	default:
 		return 0;
 	}
@@ -205,6 +207,9 @@ static int entry_cmp(const struct sort_ctx *x, const struct pk_hist_entry *l,
 			break;
 		case PK_HIST_KEY_CPU:
 			c = sign64((int64_t)r->cpu - (int64_t)l->cpu);
+			break;
+		case PK_HIST_KEY_TRACE:
+			c = l->trace == r->trace ? 0 : strcmp(r->trace, l->trace);
 			break;
 		default:
 			break;

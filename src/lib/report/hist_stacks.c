@@ -353,7 +353,7 @@ static inline uint64_t fold_loc(uint64_t h, const struct pk_location *l)
 static uint64_t stack_content_hash(const struct pki_stack *k, const struct pk_location *loc,
 				   const struct pk_frame *frames, size_t n)
 {
-	uint64_t h = mix((uintptr_t)k->attr, (uintptr_t)k->comm);
+	uint64_t h = mix((uintptr_t)k->attr, (uintptr_t)k->comm ^ ((uintptr_t)k->trace << 17));
 
 	h = mix(h, (uintptr_t)k->thread ^ ((uint64_t)k->cpu << 48));
 	h = fold_loc(h, loc);
@@ -385,8 +385,8 @@ static bool stack_is(const struct pki_stacks *t, const struct pki_stack *s,
 		     const struct pk_frame *frames, size_t n)
 {
 	return s->hash == k->hash && s->attr == k->attr && s->comm == k->comm &&
-	       s->thread == k->thread && s->cpu == k->cpu && loc_same(&t->locs[s->loc], loc) &&
-	       path_is(t, s->leaf, frames, n);
+	       s->trace == k->trace && s->thread == k->thread && s->cpu == k->cpu &&
+	       loc_same(&t->locs[s->loc], loc) && path_is(t, s->leaf, frames, n);
 }
 
 /* The sample's place in the log (pki_stacks.log). */
