@@ -89,6 +89,10 @@ struct pk_hist_opts {
 	 * max_depth.  Trees of entries that merge with others are kept.
 	 */
 	double callchain_min_percent;
+	/* Keys the final order of the entries skips, bit (1 << key): perf's
+	 * output order skips a key whose column it hides because a filter
+	 * names a single value (--comms one); other orders keep it. */
+	uint32_t elided_keys;
 };
 
 /*
@@ -133,6 +137,8 @@ struct pk_hist_entry {
 					 * entry: perf shows a data object as
 					 * "name+offset" from it */
 	char level;			/* 'k' kernel, '.' user, 'H' hypervisor */
+	bool hidden;			/* internal: made by a sample the filters
+					 * reject; never set in returned entries */
 	uint64_t self;			/* period of the samples here */
 	uint64_t children;		/* self + samples calling through here */
 	uint64_t nr_samples;

@@ -156,30 +156,41 @@ static int print_event(FILE *out, struct report_layout *l, const struct pk_hist_
 	return err;
 }
 
+/*
+ * perf hides the column of a key whose filter names a single value (not
+ * those -F names), unless that would hide every key's, and its output
+ * order then skips that key: the keys to skip.
+ */
+static uint32_t set_elided(const struct report_stdio_opts *o, struct report_layout *l)
+{
+	uint32_t mask = 0, all = 0;
+
+	l->elide[PK_HIST_KEY_COMM] = single(o->comms) && !l->fields_set;
+	l->elide[PK_HIST_KEY_DSO] = single(o->dsos) && !l->fields_set;
+	l->elide[PK_HIST_KEY_SYM] = single(o->symbols) && !l->fields_set;
+	for (uint32_t i = 0; i < l->nr_keys; i++) {
+		all |= 1u << l->keys[i];
+		if (l->elide[l->keys[i]])
+			mask |= 1u << l->keys[i];
+	}
+	if (mask == all) {
+		memset(l->elide, 0, sizeof(l->elide));
+		mask = 0;
+	}
+	return mask;
+}
+
 static void print_filters(FILE *out, const struct report_stdio_opts *o, struct report_layout *l)
 {
-	FILE *shown = o->quiet ? NULL : out;
-
-	/* -F shows what it names */
-	if (single(o->comms)) {
-		if (shown)
-			fprintf(shown, "# comm: %s\n", o->comms);
-		l->elide[PK_HIST_KEY_COMM] = !l->fields_set;
-	}
-	if (single(o->dsos)) {
-		if (shown)
-			fprintf(shown, "# dso: %s\n", o->dsos);
-		l->elide[PK_HIST_KEY_DSO] = !l->fields_set;
-	}
-	if (single(o->symbols)) {
-		if (shown)
-			fprintf(shown, "# symbol: %s\n", o->symbols);
-		l->elide[PK_HIST_KEY_SYM] = !l->fields_set;
-	}
+	if (!o->quiet && single(o->comms))
+		fprintf(out, "# comm: %s\n", o->comms);
+	if (!o->quiet && single(o->dsos))
+		fprintf(out, "# dso: %s\n", o->dsos);
+	if (!o->quiet && single(o->symbols))
+		fprintf(out, "# symbol: %s\n", o->symbols);
 	if (!l->fields_set)
 		report_columns_default(l, o);
 }
-
 
 static void json_string(FILE *out, const char *s)
 {
@@ -397,6 +408,7 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	l->children &= fields_children;
 	ho->keys = l->keys;
 	ho->nr_keys = l->nr_keys;
+	ho->elided_keys = set_elided(o, l);
 	ho->children = l->children;
 	/* --max-stack 0 is no frames; 0 in the library is the default */
 	ho->max_stack = o->max_stack < 0 ? 0 : o->max_stack ? o->max_stack : -1;

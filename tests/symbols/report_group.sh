@@ -128,8 +128,8 @@ if rec plain -e '{cpu-clock,task-clock}'; then
 		check live-graph "$tmp/graph.data" -g folded
 		check live-graph "$tmp/graph.data" --no-children -g callee
 		check live-graph "$tmp/graph.data" --no-children -g flat
-		# known gap: perf keeps the entries --comms filters out in its
-		# lookup tree, whose shape then differs from perfkit's replay
+		check live-graph "$tmp/graph.data" --comms ls
+		check live-graph "$tmp/graph.data" --dsos libc.so.6 -g none
 	fi
 	# a group next to a standalone event, in both orders
 	recg mixed -e '{cpu-clock,page-faults}' -e task-clock &&

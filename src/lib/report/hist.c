@@ -187,17 +187,16 @@ static struct hist_event *event_of(struct pk_hist *h, const struct pk_attr *attr
 }
 
 /*
- * The key of a sample's (pos 0) or a callchain's location, false when
- * filtered out.  Callchain entries are keyed like perf's: an unresolved
- * frame by its address as recorded.
+ * The key of a sample's (pos 0) or a callchain's location.  Callchain
+ * entries are keyed like perf's: an unresolved frame by its address as
+ * recorded.  hidden: the sample's, which an entry it creates keeps.
  */
-static bool location_key(const struct pk_hist *h, const struct pki_stack *st,
+static void location_key(const struct pk_hist *h, const struct pki_stack *st, bool hidden,
 			 const struct pk_session_sample *ev, const struct pk_location *loc,
 			 uint32_t pos, char *level, struct pk_hist_entry *key)
 {
-	if (!pki_hist_filter_location(&h->filter, loc))
-		return false;
 	make_key(h, key, st->comm, st->trace, ev, loc);
+	key->hidden = hidden;
 	if (pos) {
 		if (!loc->sym && has_key(h, PK_HIST_KEY_SYM))
 			key->addr = loc->ip;
@@ -207,7 +206,6 @@ static bool location_key(const struct pk_hist *h, const struct pki_stack *st,
 		key->level = loc->dso ? (pk_dso_is_kernel(loc->dso) ? 'k' : '.') : *level;
 		*level = key->level;
 	}
-	return true;
 }
 
 size_t pki_hist_chain_len(const struct pk_hist *h, size_t n, size_t from)
@@ -336,16 +334,21 @@ int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame
 	struct pki_walk w = {.st = st, .frames = frames, .nodes = nodes};
 	struct pk_hist_entry key;
 	char level;
+	bool hidden;
 	int err = 0;
 
 	w.n = nodes ? pki_stacks_path(&h->stacks, st, frames, nodes, PKI_HIST_FRAMES)
 		    : pki_stacks_frames(&h->stacks, st, frames, PKI_HIST_FRAMES);
 	ev.sample.cpu = st->first_cpu;
-	if (!pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(ev.thread),
-				    pk_thread_tid(ev.thread)))
-		return 0;
-	if (location_key(h, st, &ev, &ev.loc, 0, NULL, &key))
-		err = fn(arg, &w, &key, 0, w.n);
+	/* perf keeps the entries of a sample its filters reject (by its
+	 * thread and its own location, whatever its callchain holds): they
+	 * count and take part in its trees as others do, and an entry such
+	 * a sample creates stays hidden */
+	hidden = !pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(ev.thread),
+					 pk_thread_tid(ev.thread)) ||
+		 !pki_hist_filter_location(&h->filter, &ev.loc);
+	location_key(h, st, hidden, &ev, &ev.loc, 0, NULL, &key);
+	err = fn(arg, &w, &key, 0, w.n);
 	if (err || !h->children)
 		return err;
 	level = ev.loc.cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
@@ -354,8 +357,8 @@ int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame
 	for (size_t j = 0; j < w.n && !err; j++) {
 		size_t i = h->callchain != PK_CALLCHAIN_CALLEE ? w.n - 1 - j : j;
 
-		if (location_key(h, st, &ev, &frames[i].loc, (uint32_t)j + 1, &level, &key))
-			err = fn(arg, &w, &key, (uint32_t)j + 1, i);
+		location_key(h, st, hidden, &ev, &frames[i].loc, (uint32_t)j + 1, &level, &key);
+		err = fn(arg, &w, &key, (uint32_t)j + 1, i);
 	}
 	return err;
 }
@@ -590,6 +593,18 @@ static int sort_replayed(struct pk_hist *h, struct hist_event *he)
 	return err;
 }
 
+/* The entries of samples the filters reject leave once ordered: perf
+ * orders them with the others, then prints only those it kept. */
+static void drop_hidden(struct hist_event *he)
+{
+	uint64_t kept = 0;
+
+	for (uint64_t k = 0; k < he->nr; k++)
+		if (!he->v[k].hidden)
+			he->v[kept++] = he->v[k];
+	he->nr = kept;
+}
+
 static int finish_event(struct pk_hist *h, uint32_t i)
 {
 	struct hist_event *he = &h->events[i];
@@ -605,6 +620,7 @@ static int finish_event(struct pk_hist *h, uint32_t i)
 		pki_hist_sort(he->v, he->nr, h->keys, h->nr_keys, h->children, h->callchain);
 	if (!err)
 		err = set_members(h, i, nr);
+	drop_hidden(he);
 	he->pub.entries = he->v;
 	he->pub.nr_entries = he->nr;
 	return err;
@@ -625,6 +641,7 @@ static int finish(struct pk_hist *h)
 	}
 	/* members are shown in their leader's; perf skips a group whose
 	 * leader has no samples */
+	pki_hist_set_elided(h->elided_keys);
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
 		struct hist_event *he = &h->events[i];
 		int err;
@@ -632,10 +649,13 @@ static int finish(struct pk_hist *h)
 		if (!he->pub.nr_samples || pki_groups_is_member(&h->groups, i))
 			continue;
 		err = finish_event(h, i);
-		if (err)
+		if (err) {
+			pki_hist_set_elided(0);
 			return err;
+		}
 		h->shown[h->nr_shown++] = &he->pub;
 	}
+	pki_hist_set_elided(0);
 	return 0;
 }
 
@@ -713,6 +733,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->max_stack = pki_hist_max_stack(o.max_stack, MAX_STACK);
 	h->hide_unresolved = o.hide_unresolved;
 	h->callchain_min_percent = o.callchain_min_percent > 0 ? o.callchain_min_percent : 0;
+	h->elided_keys = o.elided_keys;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, prepare_batch, h);

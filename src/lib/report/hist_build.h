@@ -53,6 +53,7 @@ struct pk_hist {
 	size_t max_stack;		/* frames of a callchain used */
 	bool hide_unresolved;
 	double callchain_min_percent;	/* smaller trees may stay partial */
+	uint32_t elided_keys;		/* pk_hist_opts.elided_keys */
 	struct pki_groups groups;	/* the group view's groups */
 };
 

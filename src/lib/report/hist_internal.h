@@ -415,6 +415,9 @@ void pki_itree_free(struct pki_itree *t);
 
 /* The sort keys pki_hist_perf_cmp() compares (this thread's). */
 void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys);
+/* The keys this thread's output orders skip (pk_hist_opts.elided_keys),
+ * until set again. */
+void pki_hist_set_elided(uint32_t keys);
 /* perf's grouping comparison, called as perf does: (existing, new). */
 int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r);
 /* The same with this thread's sort context fetched once beforehand. */
@@ -424,6 +427,7 @@ struct sort_ctx {
 	bool children;
 	int callchain;		/* PK_CALLCHAIN_* */
 	uint32_t nr_members;	/* > 1: a group leader's entries */
+	uint32_t elided;	/* keys the output order skips (pk_hist_opts) */
 };
 
 const struct sort_ctx *pki_hist_sort_ctx(void);

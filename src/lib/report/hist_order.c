@@ -199,7 +199,7 @@ static int okey_cmp(const struct sort_ctx *x, const struct okey *a, const struct
 	if (c)
 		return c;
 	for (uint32_t i = 0; i < x->nr_keys; i++)
-		if (a->k[i] != b->k[i])
+		if (a->k[i] != b->k[i] && !(x->elided & (1u << x->keys[i])))
 			return a->k[i] < b->k[i] ? -1 : 1;
 	return 0;
 }

@@ -143,6 +143,7 @@ static int64_t rp_search(struct rp_event *re, const struct rp_key *k)
 		return p->last;
 	key = re->t.keys[p->node];
 	key.level = k->level;
+	key.hidden = k->hidden;
 	key.dso = k->dso;
 	/* the same name as the primary's DSO: the same rank */
 	g = re->t.g[p->node];
@@ -350,6 +351,7 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 			     .ordinal = ordinal,
 			     .group = (uint32_t)g,
 			     .search = rp->all,
+			     .hidden = key->hidden,
 			     .level = key->level};
 	/* a key just created has nothing to look up */
 	return created ? 0 : rp_land(rp, re, k);

@@ -15,6 +15,7 @@ struct rp_key {
 	uint32_t ordinal;		/* its place among the sample's keys */
 	uint32_t group;			/* rp_group + 1 of an unresolved key */
 	bool search;			/* always looked up (--sort sym alone) */
+	bool hidden;			/* its samples' (pk_hist_entry.hidden) */
 	char level;
 };
 

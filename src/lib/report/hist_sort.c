@@ -99,6 +99,8 @@ static int cmp_output(const struct pk_hist_entry *a, const struct pk_hist_entry 
 	if (c)
 		return c;
 	for (uint32_t i = 0; i < ctx.nr_keys; i++) {
+		if (ctx.elided & (1u << ctx.keys[i]))
+			continue;
 		c = cmp_key(ctx.keys[i], a, b);
 		if (c)
 			return c;
@@ -269,6 +271,11 @@ static void set_ctx(const enum pk_hist_key *keys, uint32_t nr_keys, bool childre
 	ctx.nr_keys = nr_keys;
 	ctx.children = children;
 	ctx.nr_members = nr_members;
+}
+
+void pki_hist_set_elided(uint32_t keys)
+{
+	ctx.elided = keys;
 }
 
 void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys)
