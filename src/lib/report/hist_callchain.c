@@ -479,6 +479,24 @@ static int defer_merge(struct pki_arena *a, struct cc_node *d, const struct pk_c
 	return 0;
 }
 
+static uint32_t held_depth(const struct pk_callchain_node *n, uint32_t depth)
+{
+	uint32_t best = n->hit ? depth : 0;
+
+	for (uint32_t i = 0; i < n->nr_children; i++) {
+		uint32_t d = held_depth(n->children[i], depth + 1);
+
+		if (d > best)
+			best = d;
+	}
+	return best;
+}
+
+void pki_callchain_redepth(struct pk_callchain_node *root)
+{
+	root->max_depth = held_depth(root, 0);
+}
+
 int pki_callchain_merge(struct pki_arena *a, struct pk_callchain_node **dst,
 			const struct pk_callchain_node *src)
 {

@@ -113,6 +113,10 @@ void pki_callchain_whole(struct pk_callchain_node *root);
 int pki_callchain_sort_begin(struct pk_session *s);
 void pki_callchain_sort(struct pk_callchain_node *n);
 void pki_callchain_sort_end(void);
+/* root's max_depth made that of the chains it still holds (those whose
+ * end has a period left): samples taken out of a whole tree leave their
+ * nodes behind, empty. */
+void pki_callchain_redepth(struct pk_callchain_node *root);
 /* Add the tree src into *dst (created when NULL); the result is sorted
  * again, between pki_callchain_sort_begin() and _end().  *dst keeps its
  * max_depth, as perf's merge of collapsed entries does. */

@@ -429,6 +429,45 @@ static int use_move(struct pk_hist *h, struct pk_hist_entry *from, struct pk_his
 					   period);
 }
 
+/* perf's entry has the depth of its own samples' chains, which orders
+ * equal entries (and which its collapse keeps): the primaries samples
+ * left get theirs again.  Their trees are whole (rp_prim.keep). */
+static int by_address(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (struct pk_hist_entry *const *)a,
+		  y = (uintptr_t) * (struct pk_hist_entry *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int redepth_moved(struct pk_hist *h, struct replay *rp)
+{
+	struct pk_hist_entry **left = malloc((rp->nr_redir ? rp->nr_redir : 1) * sizeof(*left));
+	size_t n = 0;
+
+	if (!left)
+		return -ENOMEM;
+	for (size_t x = 0; x < rp->nr_exc && h->callchain; x++) {
+		const struct rp_exc *exc = &rp->exc[x];
+		const struct pki_stack *st = &h->stacks.v[exc->stack];
+		struct hist_event *he = &h->events[st->attr->index];
+
+		for (size_t r = 0; r < exc->nr && he->order; r++) {
+			const struct rp_redir *d = &rp->redir[exc->first + r];
+			size_t u = rp->use_off[exc->stack] + d->ordinal;
+
+			left[n++] = &he->v[rp->uses[u].prim];
+		}
+	}
+	/* each once: a primary can lose many samples */
+	qsort(left, n, sizeof(*left), by_address);
+	for (size_t i = 0; i < n; i++)
+		if ((!i || left[i] != left[i - 1]) && left[i]->callchain)
+			pki_callchain_redepth(left[i]->callchain);
+	free(left);
+	return 0;
+}
+
 /* The samples that landed elsewhere, moved there (in replay order, as
  * perf added them). */
 int pki_uses_apply(struct pk_hist *h, struct replay *rp)
@@ -456,5 +495,5 @@ int pki_uses_apply(struct pk_hist *h, struct replay *rp)
 		}
 	}
 	free(frames);
-	return err;
+	return err ? err : redepth_moved(h, rp);
 }
