@@ -62,6 +62,19 @@ enum pk_hist_key {
  * unknown. */
 int pk_hist_key_parse(const char *name, size_t len);
 
+/* One step of pk_hist_opts.order. */
+enum pk_hist_by_what {
+	PK_HIST_BY_CHILDREN = 1, /* children period, callers first on ties */
+	PK_HIST_BY_SELF,	 /* self period (then group members') */
+	PK_HIST_BY_SAMPLES,	 /* number of samples */
+	PK_HIST_BY_KEY,		 /* the key's order */
+};
+
+struct pk_hist_by {
+	enum pk_hist_by_what what;
+	enum pk_hist_key key; /* PK_HIST_BY_KEY */
+};
+
 struct pk_hist_opts {
 	size_t sz;			/* sizeof(struct pk_hist_opts) */
 	const enum pk_hist_key *keys;	/* NULL: comm, dso, sym */
@@ -93,6 +106,12 @@ struct pk_hist_opts {
 	 * output order skips a key whose column it hides because a filter
 	 * names a single value (--comms one); other orders keep it. */
 	uint32_t elided_keys;
+	/* The final order of the entries, step by step (perf orders by the
+	 * columns -F names, after the --sort keys); NULL for the default:
+	 * children (with children), self, then the keys.  Keys named must be
+	 * among keys. */
+	const struct pk_hist_by *order;
+	uint32_t nr_order;
 };
 
 /*

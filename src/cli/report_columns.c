@@ -116,7 +116,7 @@ static void grow(int *w, int len)
 static bool trace_known(const struct report_layout *l, const struct pk_hist_event *ev)
 {
 	return ev->nr_entries > 1 || ev->nr_samples > 1 ||
-	       (l->children && (ev->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
+	       (l->accumulate && (ev->attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
 }
 
 /* Column widths as perf computes them, over the entries it keeps. */
@@ -262,6 +262,12 @@ static void format_values(struct report_out *o, const struct report_layout *l,
 	int w = l->sep ? 0 : (pct ? PERCENT_WIDTH - 2 : NUMBER_WIDTH - 1);
 	uint32_t n = e->members && ev->nr_members > 1 ? ev->nr_members : 1;
 
+	if (col->kind == REPORT_COL_CHILDREN && !l->accumulate) {
+		/* perf's words for children it did not accumulate, once */
+		report_out_fill(o, ' ', PERCENT_WIDTH - 3);
+		report_out_write(o, "N/A", 3);
+		return;
+	}
 	for (uint32_t m = 0; m < n; m++) {
 		uint64_t v = member_value(col, e, m);
 
@@ -346,10 +352,35 @@ static bool shows_children(const struct report_layout *l)
 	return false;
 }
 
+/* perf orders by its sort list: the --sort keys (the first nr_sort of
+ * l->keys), then what -F names that is not among them, in -F's order. */
+static void set_order(struct report_layout *l, uint32_t nr_sort)
+{
+	static const enum pk_hist_by_what by_kind[] = {
+		[REPORT_COL_CHILDREN] = PK_HIST_BY_CHILDREN, [REPORT_COL_SELF] = PK_HIST_BY_SELF,
+		[REPORT_COL_SAMPLES] = PK_HIST_BY_SAMPLES,   [REPORT_COL_PERIOD] = PK_HIST_BY_SELF,
+		[REPORT_COL_KEY] = PK_HIST_BY_KEY,
+	};
+
+	l->nr_order = 0;
+	for (uint32_t i = 0; i < nr_sort; i++)
+		l->order[l->nr_order++] = (struct pk_hist_by){PK_HIST_BY_KEY, l->keys[i]};
+	for (uint32_t i = 0; i < l->nr_cols; i++) {
+		const struct report_column *c = &l->cols[i];
+		bool sorted = false;
+
+		for (uint32_t j = 0; c->kind == REPORT_COL_KEY && j < nr_sort; j++)
+			sorted |= l->keys[j] == c->key;
+		if (!sorted)
+			l->order[l->nr_order++] = (struct pk_hist_by){by_kind[c->kind], c->key};
+	}
+}
+
 int report_columns_parse(struct report_layout *l, const char *fields, bool sort_given,
 			 bool *children)
 {
 	const char *p = fields;
+	uint32_t nr_sort = sort_given ? l->nr_keys : 0;
 
 	l->nr_cols = 0;
 	l->fields_set = true;
@@ -366,6 +397,7 @@ int report_columns_parse(struct report_layout *l, const char *fields, bool sort_
 		p += n + (p[n] == ',');
 	}
 	*children = shows_children(l);
+	set_order(l, nr_sort);
 	if (!sort_given) {
 		l->nr_keys = 0;
 		for (uint32_t i = 0; i < l->nr_cols; i++)

@@ -359,10 +359,10 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 		return 0;
 	l->cg.mode = REPORT_GRAPH_GRAPH;
 	l->cg.min_percent = 0.5;
-	l->cg.children = l->children;
+	l->cg.children = l->accumulate;
 	l->cg.sort_starts_with_sym = o->sort && !strncmp(o->sort, "sym", 3);
-	*order =
-		(pipe ? o->children != 0 : l->children) ? PK_CALLCHAIN_CALLER : PK_CALLCHAIN_CALLEE;
+	*order = (pipe ? o->children != 0 : l->accumulate) ? PK_CALLCHAIN_CALLER
+							   : PK_CALLCHAIN_CALLEE;
 	if (o->call_graph && report_callchain_parse(o->call_graph, &l->cg, order)) {
 		cli_error("report: bad -g argument '%s'", o->call_graph);
 		return -EINVAL;
@@ -403,13 +403,16 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 		return -EINVAL;
 	l->sep = o->field_sep;
 	l->relative = o->relative;
-	/* perf accumulates only what has callchains, and never from a pipe */
-	l->children = !is_pipe(s) && o->children != 0 && has_callchains(s);
-	l->children &= fields_children;
+	/* perf accumulates only what has callchains, and never from a pipe;
+	 * -F without overhead_children hides the column and its order */
+	l->accumulate = !is_pipe(s) && o->children != 0 && has_callchains(s);
+	l->children = l->accumulate && fields_children;
 	ho->keys = l->keys;
 	ho->nr_keys = l->nr_keys;
 	ho->elided_keys = set_elided(o, l);
-	ho->children = l->children;
+	ho->children = l->accumulate;
+	ho->order = l->nr_order ? l->order : NULL;
+	ho->nr_order = l->nr_order;
 	/* --max-stack 0 is no frames; 0 in the library is the default */
 	ho->max_stack = o->max_stack < 0 ? 0 : o->max_stack ? o->max_stack : -1;
 	ho->hide_unresolved = o->hide_unresolved;

@@ -84,12 +84,15 @@ struct pk_header;
 struct report_layout {
 	enum pk_hist_key keys[PK_HIST_KEY_MAX];	/* the histogram's sort keys */
 	uint32_t nr_keys;
-	bool children;
+	bool accumulate;		/* entries of the callchains too */
+	bool children;			/* their column, and the order by it */
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
 	int width[PK_HIST_KEY_MAX];
 	struct report_column cols[REPORT_MAX_COLUMNS];
 	uint32_t nr_cols;
 	bool fields_set;		/* -F gave the columns */
+	struct pk_hist_by order[2 * PK_HIST_KEY_MAX + 4]; /* and with them the order */
+	uint32_t nr_order;
 	const char *sep;		/* -t */
 	bool relative;			/* --percentage relative */
 	struct callchain_print cg;

@@ -148,6 +148,14 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 	check g-relative-self "$g" --percentage relative --comms ls --no-children -n
 	check g-relative-folded "$g" --percentage relative --comms ls --no-children -g folded
 	check g-fields "$g" -F overhead_children,overhead,sample,comm,dso -g none
+	# -F orders by its fields (after the --sort keys), still accumulates
+	# children without their column, and shows N/A for children of a file
+	# without callchains
+	check g-fields-self "$g" -F overhead,dso
+	check g-fields-order "$g" -F dso,overhead -g none
+	check g-fields-sort "$g" -F overhead,dso --sort comm -g none
+	check g-fields-samples "$g" -F sample,overhead,comm,dso -g none
+	check plain-fields-children "$p" -F overhead_children,overhead,dso
 	# -g without a word (perf's "graph,0.5,caller,function,percent"), and
 	# words cut short, as perf reads them
 	check g-bare "$g" -g

@@ -628,6 +628,8 @@ static int finish_event(struct pk_hist *h, uint32_t i)
 
 static int finish(struct pk_hist *h)
 {
+	int err = 0;
+
 	h->shown = calloc(h->nr_events_alloc ? h->nr_events_alloc : 1, sizeof(*h->shown));
 	if (!h->shown)
 		return -ENOMEM;
@@ -642,21 +644,20 @@ static int finish(struct pk_hist *h)
 	/* members are shown in their leader's; perf skips a group whose
 	 * leader has no samples */
 	pki_hist_set_elided(h->elided_keys);
+	pki_hist_set_order(h->order, h->nr_order);
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
 		struct hist_event *he = &h->events[i];
-		int err;
 
 		if (!he->pub.nr_samples || pki_groups_is_member(&h->groups, i))
 			continue;
 		err = finish_event(h, i);
-		if (err) {
-			pki_hist_set_elided(0);
-			return err;
-		}
+		if (err)
+			break;
 		h->shown[h->nr_shown++] = &he->pub;
 	}
 	pki_hist_set_elided(0);
-	return 0;
+	pki_hist_set_order(NULL, 0);
+	return err;
 }
 
 /* The entries in order, their call trees sorted meanwhile. */
@@ -687,6 +688,24 @@ static int set_keys(struct pk_hist *h, const struct pk_hist_opts *opts)
 		h->key_mask |= 1u << keys[i];
 	}
 	h->nr_keys = nr;
+	return 0;
+}
+
+/* The final order's steps (pk_hist_opts.order), each checked. */
+static int set_order(struct pk_hist *h, const struct pk_hist_opts *o)
+{
+	if (o->nr_order > sizeof(h->order) / sizeof(h->order[0]) || (o->nr_order && !o->order))
+		return -EINVAL;
+	for (uint32_t i = 0; i < o->nr_order; i++) {
+		const struct pk_hist_by *b = &o->order[i];
+
+		if (b->what < PK_HIST_BY_CHILDREN || b->what > PK_HIST_BY_KEY ||
+		    (b->what == PK_HIST_BY_KEY &&
+		     ((unsigned)b->key >= PK_HIST_KEY_MAX || !has_key(h, b->key))))
+			return -EINVAL;
+		h->order[i] = *b;
+	}
+	h->nr_order = o->nr_order;
 	return 0;
 }
 
@@ -723,6 +742,8 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	if (opts)
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	err = !h ? -ENOMEM : set_keys(h, &o);
+	if (!err)
+		err = set_order(h, &o);
 	if (!err)
 		err = pki_hist_filter_init(&h->filter, &o);
 	if (err)

@@ -422,6 +422,9 @@ void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys);
 /* The keys this thread's output orders skip (pk_hist_opts.elided_keys),
  * until set again. */
 void pki_hist_set_elided(uint32_t keys);
+/* The steps of this thread's output orders (pk_hist_opts.order; NULL for
+ * the default), until set again. */
+void pki_hist_set_order(const struct pk_hist_by *by, uint32_t nr);
 /* perf's grouping comparison, called as perf does: (existing, new). */
 int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r);
 /* The same with this thread's sort context fetched once beforehand. */
@@ -432,6 +435,8 @@ struct sort_ctx {
 	int callchain;		/* PK_CALLCHAIN_* */
 	uint32_t nr_members;	/* > 1: a group leader's entries */
 	uint32_t elided;	/* keys the output order skips (pk_hist_opts) */
+	const struct pk_hist_by *by; /* the output order's steps, or none */
+	uint32_t nr_by;
 };
 
 const struct sort_ctx *pki_hist_sort_ctx(void);

@@ -22,7 +22,7 @@
 
 /* What perf's output comparison looks at (cmp_output() in hist_sort.c). */
 struct okey {
-	uint64_t children, self;
+	uint64_t children, self, samples;
 	const struct pk_thread *thread;
 	const struct pk_hist_value *members;
 	uint32_t depth; /* of the call tree, when chain */
@@ -117,11 +117,20 @@ static void fill_gkeys(const struct pk_hist_entry *v, size_t n, const struct sor
 	}
 }
 
+static bool order_has(const struct sort_ctx *x, enum pk_hist_by_what what)
+{
+	for (uint32_t i = 0; i < x->nr_by; i++)
+		if (x->by[i].what == what)
+			return true;
+	return false;
+}
+
 /* o[i] for the entries i of perm[0, n) */
 static void fill_okeys(const struct pk_hist_entry *v, const uint32_t *perm, uint32_t n,
 		       const struct sort_ctx *x, const struct ranks *r, struct okey *o)
 {
-	bool depth = x->children && x->callchain != PK_CALLCHAIN_NONE;
+	bool depth = (x->children || order_has(x, PK_HIST_BY_CHILDREN)) &&
+		     x->callchain != PK_CALLCHAIN_NONE;
 
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t i = perm[j];
@@ -138,6 +147,7 @@ static void fill_okeys(const struct pk_hist_entry *v, const uint32_t *perm, uint
 
 		o[i] = (struct okey){.children = e->children,
 				     .self = e->self,
+				     .samples = e->nr_samples,
 				     .thread = e->thread,
 				     .members = e->members,
 				     .chain = e->callchain != NULL};
@@ -179,10 +189,53 @@ static int okey_members(const struct sort_ctx *x, const struct okey *a, const st
 	return c;
 }
 
+/* Position of key k among the sort keys (okey.k). */
+static uint32_t key_pos(const struct sort_ctx *x, enum pk_hist_key k)
+{
+	uint32_t i = 0;
+
+	while (i + 1 < x->nr_keys && x->keys[i] != k)
+		i++;
+	return i;
+}
+
+/* cmp_by() of hist_sort.c */
+static int okey_by(const struct sort_ctx *x, const struct pk_hist_by *by, const struct okey *a,
+		   const struct okey *b)
+{
+	uint32_t i;
+	int c;
+
+	switch (by->what) {
+	case PK_HIST_BY_CHILDREN:
+		if (!x->children)
+			return 0;
+		c = cmp_desc(a->children, b->children);
+		return c ? c : okey_caller_first(x, a, b);
+	case PK_HIST_BY_SELF:
+		c = cmp_desc(a->self, b->self);
+		return c ? c : okey_members(x, a, b);
+	case PK_HIST_BY_SAMPLES:
+		return cmp_desc(a->samples, b->samples);
+	default:
+		if (x->elided & (1u << by->key))
+			return 0;
+		i = key_pos(x, by->key);
+		return a->k[i] == b->k[i] ? 0 : a->k[i] < b->k[i] ? -1 : 1;
+	}
+}
+
 /* cmp_output() of hist_sort.c over the keys */
 static int okey_cmp(const struct sort_ctx *x, const struct okey *a, const struct okey *b)
 {
 	int c;
+
+	if (x->nr_by) {
+		for (uint32_t i = 0; i < x->nr_by; i++)
+			if ((c = okey_by(x, &x->by[i], a, b)))
+				return c;
+		return 0;
+	}
 
 	if (x->children) {
 		c = cmp_desc(a->children, b->children);

@@ -79,10 +79,40 @@ static int cmp_members(const struct pk_hist_entry *a, const struct pk_hist_entry
 	return c;
 }
 
+/* One step of a given output order (pk_hist_opts.order). */
+static int cmp_by(const struct pk_hist_by *by, const struct pk_hist_entry *a,
+		  const struct pk_hist_entry *b)
+{
+	int c;
+
+	switch (by->what) {
+	case PK_HIST_BY_CHILDREN:
+		/* nothing to order by when nothing was accumulated */
+		if (!ctx.children)
+			return 0;
+		c = cmp_u64_desc(a->children, b->children);
+		return c ? c : cmp_caller_first(a, b);
+	case PK_HIST_BY_SELF:
+		c = cmp_u64_desc(a->self, b->self);
+		return c ? c : cmp_members(a, b);
+	case PK_HIST_BY_SAMPLES:
+		return cmp_u64_desc(a->nr_samples, b->nr_samples);
+	default:
+		return ctx.elided & (1u << by->key) ? 0 : cmp_key(by->key, a, b);
+	}
+}
+
 /* perf's output comparison: a < 0 puts a first, 0 leaves the order */
 static int cmp_output(const struct pk_hist_entry *a, const struct pk_hist_entry *b)
 {
 	int c;
+
+	if (ctx.nr_by) {
+		for (uint32_t i = 0; i < ctx.nr_by; i++)
+			if ((c = cmp_by(&ctx.by[i], a, b)))
+				return c;
+		return 0;
+	}
 
 	if (ctx.children) {
 		c = cmp_u64_desc(a->children, b->children);
@@ -276,6 +306,12 @@ static void set_ctx(const enum pk_hist_key *keys, uint32_t nr_keys, bool childre
 void pki_hist_set_elided(uint32_t keys)
 {
 	ctx.elided = keys;
+}
+
+void pki_hist_set_order(const struct pk_hist_by *by, uint32_t nr)
+{
+	ctx.by = by;
+	ctx.nr_by = nr;
 }
 
 void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys)
