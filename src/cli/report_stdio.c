@@ -156,38 +156,79 @@ static int print_event(FILE *out, struct report_layout *l, const struct pk_hist_
 	return err;
 }
 
+/* The filter list of a key that has one (comm, dso, sym), else NULL. */
+static const char *key_filter(const struct report_stdio_opts *o, enum pk_hist_key k)
+{
+	switch (k) {
+	case PK_HIST_KEY_COMM:
+		return o->comms;
+	case PK_HIST_KEY_DSO:
+		return o->dsos;
+	case PK_HIST_KEY_SYM:
+		return o->symbols;
+	default:
+		return NULL;
+	}
+}
+
+/* The keys shown, in column order: -F's columns, else the sort keys. */
+static uint32_t shown_keys(const struct report_layout *l, enum pk_hist_key *keys)
+{
+	uint32_t n = 0;
+
+	if (!l->fields_set) {
+		memcpy(keys, l->keys, l->nr_keys * sizeof(*keys));
+		return l->nr_keys;
+	}
+	for (uint32_t i = 0; i < l->nr_cols; i++)
+		if (l->cols[i].kind == REPORT_COL_KEY)
+			keys[n++] = l->cols[i].key;
+	return n;
+}
+
 /*
- * perf hides the column of a key whose filter names a single value (not
- * those -F names), unless that would hide every key's, and its output
- * order then skips that key: the keys to skip.
+ * perf hides the column of a key shown whose filter names a single value,
+ * unless that would hide every key's, and its output order then skips
+ * that key: the keys to skip.
  */
 static uint32_t set_elided(const struct report_stdio_opts *o, struct report_layout *l)
 {
-	uint32_t mask = 0, all = 0;
+	enum pk_hist_key keys[REPORT_MAX_COLUMNS];
+	uint32_t n = shown_keys(l, keys), mask = 0, all = 0;
 
-	l->elide[PK_HIST_KEY_COMM] = single(o->comms) && !l->fields_set;
-	l->elide[PK_HIST_KEY_DSO] = single(o->dsos) && !l->fields_set;
-	l->elide[PK_HIST_KEY_SYM] = single(o->symbols) && !l->fields_set;
-	for (uint32_t i = 0; i < l->nr_keys; i++) {
-		all |= 1u << l->keys[i];
-		if (l->elide[l->keys[i]])
-			mask |= 1u << l->keys[i];
+	memset(l->elide, 0, sizeof(l->elide));
+	l->nr_named = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		all |= 1u << keys[i];
+		if (single(key_filter(o, keys[i]))) {
+			l->elide[keys[i]] = true;
+			l->named[l->nr_named++] = keys[i];
+			mask |= 1u << keys[i];
+		}
 	}
 	if (mask == all) {
 		memset(l->elide, 0, sizeof(l->elide));
 		mask = 0;
 	}
+	/* -F's columns lose theirs now; the default ones are laid out so */
+	for (uint32_t i = 0, kept = 0; l->fields_set && i < l->nr_cols; i++) {
+		if (l->cols[i].kind != REPORT_COL_KEY || !l->elide[l->cols[i].key])
+			l->cols[kept++] = l->cols[i];
+		if (i + 1 == l->nr_cols)
+			l->nr_cols = kept;
+	}
 	return mask;
 }
 
+/* perf names each single-value filter of a key shown, in column order,
+ * whether or not it hid the column, even with -q. */
 static void print_filters(FILE *out, const struct report_stdio_opts *o, struct report_layout *l)
 {
-	if (!o->quiet && single(o->comms))
-		fprintf(out, "# comm: %s\n", o->comms);
-	if (!o->quiet && single(o->dsos))
-		fprintf(out, "# dso: %s\n", o->dsos);
-	if (!o->quiet && single(o->symbols))
-		fprintf(out, "# symbol: %s\n", o->symbols);
+	static const char *const names[PK_HIST_KEY_MAX] = {[PK_HIST_KEY_COMM] = "comm",
+							   [PK_HIST_KEY_DSO] = "dso",
+							   [PK_HIST_KEY_SYM] = "symbol"};
+	for (uint32_t i = 0; i < l->nr_named; i++)
+		fprintf(out, "# %s: %s\n", names[l->named[i]], key_filter(o, l->named[i]));
 	if (!l->fields_set)
 		report_columns_default(l, o);
 }

@@ -87,6 +87,8 @@ struct report_layout {
 	bool accumulate;		/* entries of the callchains too */
 	bool children;			/* their column, and the order by it */
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
+	enum pk_hist_key named[PK_HIST_KEY_MAX]; /* and are named, in this order */
+	uint32_t nr_named;
 	int width[PK_HIST_KEY_MAX];
 	struct report_column cols[REPORT_MAX_COLUMNS];
 	uint32_t nr_cols;

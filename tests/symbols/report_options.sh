@@ -156,6 +156,14 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 	check g-fields-sort "$g" -F overhead,dso --sort comm -g none
 	check g-fields-samples "$g" -F sample,overhead,comm,dso -g none
 	check plain-fields-children "$p" -F overhead_children,overhead,dso
+	# a single-value filter names itself (even with -q) for each key shown,
+	# in column order, and hides its column, -F's too, unless every key's
+	# would go; none for a key not shown
+	check fields-filter "$p" -F overhead,comm,dso --comms ls
+	check fields-filter-all "$p" -F overhead,comm --comms ls
+	check fields-filter-order "$p" -F dso,comm,overhead --comms ls --dsos libc.so.6
+	check quiet-filter "$p" -q --comms ls
+	check sort-filter-other "$p" --sort dso --comms ls
 	# -g without a word (perf's "graph,0.5,caller,function,percent"), and
 	# words cut short, as perf reads them
 	check g-bare "$g" -g
