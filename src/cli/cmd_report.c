@@ -120,6 +120,17 @@ static const struct option report_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* perf's -g takes the next word unless it is an option ("-g caller",
+ * "-g --stdio"); alone it is graph,0.5,caller,function,percent */
+static const char *call_graph_arg(int argc, char **argv, const char *attached)
+{
+	if (attached)
+		return attached;
+	if (optind < argc && argv[optind][0] != '-')
+		return argv[optind++];
+	return "graph,0.5,caller,function,percent";
+}
+
 /* perf's --percentage: a prefix of either word */
 static int parse_percentage(const char *arg, bool *relative)
 {
@@ -196,11 +207,7 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			a->stdio.sort = optarg;
 			break;
 		case 'g':
-			/* perf's -g takes the next word unless it is an
-			 * option: "-g caller", "-g --stdio" */
-			if (!optarg && optind < argc && argv[optind][0] != '-')
-				optarg = argv[optind++];
-			a->stdio.call_graph = optarg ? optarg : "graph,0.5,caller,function,percent";
+			a->stdio.call_graph = call_graph_arg(argc, argv, optarg);
 			break;
 		case OPT_PERCENT_LIMIT:
 			a->stdio.percent_limit = strtod(optarg, NULL);

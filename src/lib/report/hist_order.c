@@ -99,7 +99,7 @@ static uint32_t key_value(enum pk_hist_key k, const struct pk_hist_entry *e, con
 	case PK_HIST_KEY_CPU:
 		return e->cpu;
 	case PK_HIST_KEY_TRACE:
-		return r->trace[i];
+		return r->trace ? r->trace[i] : 0;
 	default:
 		return 0;
 	}
