@@ -112,6 +112,10 @@ struct pk_hist_opts {
 	 * among keys. */
 	const struct pk_hist_by *order;
 	uint32_t nr_order;
+	/* Samples this filter rejects are dropped before anything counts
+	 * them (perf report's --cpu and --time; the filters above hide
+	 * instead); NULL keeps all.  Borrowed until pk_hist_build() returns. */
+	const struct pk_sample_filter *keep;
 };
 
 /*

@@ -38,4 +38,11 @@ int cli_open_reader(struct pk_reader **out, const char *path, const struct pk_re
 /* Route library diagnostics to stderr (warnings; debug with -v). */
 void cli_setup_library_output(int verbose);
 
+/* --cpu and --time into f (sample_filter_opts.c): 0, or the library's
+ * error after perf's words for it on stderr (none when quiet, as perf's
+ * -q silences them). */
+int cli_filter_cpus(struct pk_sample_filter *f, const char *list, struct pk_reader *r, bool quiet);
+int cli_filter_time(struct pk_sample_filter *f, const char *str, struct pk_reader *r, bool reltime,
+		    bool quiet);
+
 #endif

@@ -45,6 +45,9 @@ static const char report_usage[] =
 	"        --tid <list>      only these thread ids (also --tids)\n"
 	"    -d, --dsos <list>     only these DSOs\n"
 	"    -S, --symbols <list>  only these symbols\n"
+	"    -C, --cpu <list>      only samples of these CPUs (\"0-3,5\"); others are dropped\n"
+	"        --time <str>      only samples in this time span: start,stop (seconds),\n"
+	"                          percent slices (10%/2) or ranges; others are dropped\n"
 	"        --group           show event groups together (default when the file has\n"
 	"                          groups; without, all events as one group)\n"
 	"        --no-group        every event on its own\n"
@@ -72,10 +75,27 @@ static const char report_usage[] =
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
 
-enum { OPT_STATS = 256, OPT_HEADER_ONLY, OPT_STDIO, OPT_CHILDREN, OPT_NO_CHILDREN,
-       OPT_PERCENT_LIMIT, OPT_PIDS, OPT_TIDS, OPT_JSON, OPT_NO_BRANCH_STACK, OPT_GROUP,
-       OPT_NO_GROUP, OPT_SHOW_PERIOD, OPT_HEADER, OPT_PERCENTAGE, OPT_MAX_STACK, OPT_DEMANGLE,
-       OPT_NO_DEMANGLE };
+enum {
+	OPT_STATS = 256,
+	OPT_HEADER_ONLY,
+	OPT_STDIO,
+	OPT_CHILDREN,
+	OPT_NO_CHILDREN,
+	OPT_PERCENT_LIMIT,
+	OPT_PIDS,
+	OPT_TIDS,
+	OPT_JSON,
+	OPT_NO_BRANCH_STACK,
+	OPT_GROUP,
+	OPT_NO_GROUP,
+	OPT_SHOW_PERIOD,
+	OPT_HEADER,
+	OPT_PERCENTAGE,
+	OPT_MAX_STACK,
+	OPT_DEMANGLE,
+	OPT_NO_DEMANGLE,
+	OPT_TIME
+};
 
 static const struct option report_options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -93,6 +113,8 @@ static const struct option report_options[] = {
 	{"call-graph", optional_argument, NULL, 'g'},
 	{"percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT},
 	{"comms", required_argument, NULL, 'c'},
+	{"cpu", required_argument, NULL, 'C'},
+	{"time", required_argument, NULL, OPT_TIME},
 	{"pid", required_argument, NULL, OPT_PIDS},
 	{"pids", required_argument, NULL, OPT_PIDS},
 	{"tid", required_argument, NULL, OPT_TIDS},
@@ -168,7 +190,7 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:DIfvhs:g::c:d:S:bnF:t:qGUT", report_options,
+	while ((c = getopt_long(argc, argv, "i:DIfvhs:g::c:C:d:S:bnF:t:qGUT", report_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -217,6 +239,12 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			break;
 		case OPT_PIDS:
 			a->stdio.pids = optarg;
+			break;
+		case 'C':
+			a->stdio.cpus = optarg;
+			break;
+		case OPT_TIME:
+			a->stdio.time = optarg;
 			break;
 		case OPT_TIDS:
 			a->stdio.tids = optarg;

@@ -552,31 +552,13 @@ static int run_script(struct script_ctx *c, const struct script_args *a)
 
 static int cpu_filter(struct pk_sample_filter *f, const char *list, struct pk_reader *r)
 {
-	int32_t bad = 0;
-	int err = pk_sample_filter_cpus(f, list, r, &bad);
-
-	if (err == -ENOTSUP)
-		fputs("File does not contain CPU events. Remove -C option to proceed.\n", stderr);
-	else if (err == -ERANGE)
-		fprintf(stderr, "Requested CPU %d too large. Consider raising MAX_NR_CPUS\n", bad);
-	else if (err)
-		fputs("Invalid cpu_list\n", stderr);
-	return err ? EXIT_FAIL : 0;
+	return cli_filter_cpus(f, list, r, false) ? EXIT_FAIL : 0;
 }
 
 static int time_filter(struct pk_sample_filter *f, const struct script_args *a, struct pk_reader *r)
 {
-	int err = pk_sample_filter_time(f, a->time, r, a->time_mode == TIME_REL);
-
-	if (err == -ENODATA)
-		fputs("HINT: no first/last sample time found in perf data.\n"
-		      "Please use latest perf binary to execute 'perf record'\n"
-		      "(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n",
-		      stderr);
-	else if (err)
-		fputs("Invalid time string\n", stderr);
 	/* perf exits with its -EINVAL */
-	return err ? 256 - EINVAL : 0;
+	return cli_filter_time(f, a->time, r, a->time_mode == TIME_REL, false) ? 256 - EINVAL : 0;
 }
 
 /*

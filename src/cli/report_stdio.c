@@ -135,7 +135,10 @@ static void print_samples_line(FILE *out, const struct report_layout *l, const s
 	}
 	fprintf(out, "# Samples: %" PRIu64 "%c of event%s '", n, unit, leads_group(l, ev) ? "s" : "");
 	print_event_name(out, ev);
-	fprintf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+	fputc('\'', out);
+	if (l->time_str)
+		fprintf(out, " (time slices: %s)", l->time_str);
+	fprintf(out, "\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
 static int print_event(FILE *out, struct report_layout *l, const struct pk_hist_event *ev,
@@ -480,6 +483,53 @@ static void print_preamble(FILE *out, const struct pk_hist *h,
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", pk_hist_lost_samples(h));
 }
 
+/* What perf prints before it gives up on an option it checks against the
+ * file: the header (--header) or its hint, none with -q. */
+static void print_first_lines(struct pk_session *s, const struct report_stdio_opts *o, FILE *out)
+{
+	if (o->header)
+		report_header_only(pk_session_reader(s), out, false);
+	else if (!o->quiet)
+		print_header_hint(out);
+	fflush(out);
+}
+
+/* perf's exit status for a --time it cannot read (its -EINVAL) */
+#define EXIT_BAD_TIME (256 - EINVAL)
+
+/*
+ * --cpu and --time: the samples kept, in *keep (NULL when neither is
+ * given).  Returns false to stop, *status then perf's: 0 after its words
+ * for a CPU list, 234 for a time string.
+ */
+static bool sample_filter(struct pk_session *s, const struct report_stdio_opts *o, FILE *out,
+			  struct pk_sample_filter **keep, int *status)
+{
+	struct pk_reader *r = pk_session_reader(s);
+
+	*keep = NULL;
+	*status = 0;
+	if (!o->cpus && !o->time)
+		return true;
+	*keep = pk_sample_filter_new();
+	if (!*keep) {
+		cli_error("report: out of memory");
+		*status = 1;
+		return false;
+	}
+	if (o->cpus && cli_filter_cpus(*keep, o->cpus, r, o->quiet)) {
+		print_first_lines(s, o, out);
+		fputs("Error:\nfailed to set cpu bitmap\n", stderr);
+		return false;
+	}
+	if (o->time && cli_filter_time(*keep, o->time, r, false, o->quiet)) {
+		print_first_lines(s, o, out);
+		*status = EXIT_BAD_TIME;
+		return false;
+	}
+	return true;
+}
+
 /*
  * -g checked before anything is read: a word that is no -g argument is an
  * error (*err), and call graphs of a file without callchains are refused
@@ -497,11 +547,7 @@ static bool graphs_refused(struct pk_session *s, const struct report_stdio_opts 
 	}
 	if (!want || is_pipe(s) || has_callchains(s))
 		return false;
-	if (o->header)
-		report_header_only(pk_session_reader(s), out, false);
-	else if (!o->quiet)
-		print_header_hint(out);
-	fflush(out);
+	print_first_lines(s, o, out);
 	fputs("Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
 	      "Did you call 'perf record' without -g or -b?\n",
 	      stderr);
@@ -515,8 +561,9 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	struct pk_hist_opts ho = {.sz = sizeof(ho)};
 	struct report_layout l = {0};
 	struct pk_session *s = NULL;
+	struct pk_sample_filter *keep = NULL;
 	struct pk_hist *h = NULL;
-	int err;
+	int err, status = 0;
 
 	cli_setup_library_output(o->verbose);
 	err = pk_session_open(&s, input, &so);
@@ -531,9 +578,13 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 		err = report_branch(s, o, out);
 		goto out;
 	}
+	if (!sample_filter(s, o, out, &keep, &status))
+		goto out;
 	err = setup_view(s, o, &l, &ho);
 	if (err)
 		goto out;
+	ho.keep = keep;
+	l.time_str = o->time;
 	ho.comms = o->comms;
 	ho.pids = o->pids;
 	ho.tids = o->tids;
@@ -585,6 +636,7 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 		fputs("# PID  TID\n", out);
 out:
 	pk_hist_free(h);
+	pk_sample_filter_free(keep);
 	pk_session_close(s);
-	return err ? 1 : 0;
+	return status ? status : err ? 1 : 0;
 }

@@ -23,6 +23,7 @@ struct report_stdio_opts {
 	const char *call_graph;	/* -g argument, NULL for the default */
 	double percent_limit;
 	const char *comms, *pids, *tids, *dsos, *symbols;
+	const char *cpus, *time; /* --cpu, --time: other samples dropped */
 	int group;		/* -1 default (the file's groups), 0 --no-group,
 				 * 1 --group */
 	bool json;
@@ -88,6 +89,7 @@ struct report_layout {
 	bool children;			/* their column, and the order by it */
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
 	enum pk_hist_key named[PK_HIST_KEY_MAX]; /* and are named, in this order */
+	const char *time_str;			 /* --time, named after the event */
 	uint32_t nr_named;
 	int width[PK_HIST_KEY_MAX];
 	struct report_column cols[REPORT_MAX_COLUMNS];

@@ -69,6 +69,25 @@ check_refused() { # label file args...
 	fi
 }
 
+# stdout, stderr and status all as perf's (options perf checks against
+# the file and gives up on)
+check_all() { # label file args...
+	label=$1 file=$2
+	shift 2
+	perf report -i "$file" --stdio "$@" 2>"$tmp/perf.err" >"$tmp/perf"
+	pst=$?
+	"$PERFKIT" report -i "$file" --stdio "$@" >"$tmp/pk" 2>"$tmp/err"
+	st=$?
+	if cmp -s "$tmp/perf" "$tmp/pk" && cmp -s "$tmp/perf.err" "$tmp/err" && [ $st -eq $pst ]; then
+		same=$((same + 1))
+	else
+		echo "FAIL $label $* (status perf $pst, perfkit $st)"
+		diff "$tmp/perf" "$tmp/pk" | head -4
+		diff "$tmp/perf.err" "$tmp/err" | head -4
+		fail=1
+	fi
+}
+
 if [ -d "${PERFKIT_CORPUS:-}" ]; then
 	q=$PERFKIT_CORPUS/quipper
 	f=$q/perf.data.group_desc-4.14
@@ -205,6 +224,21 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 		check tp-lone-self "$tmp/tp1.data" --no-children
 	fi
 	check plain-trace "$p" --sort trace
+	# --cpu and --time drop the other samples (totals too); perf's words
+	# and statuses for what it cannot use
+	check_all plain-cpu-none "$p" --cpu 0
+	check_all time-bad "$p" --time bogus
+	check_all time-bad-quiet "$p" --time bogus -q
+	check time-slices "$g" --time 10%/2
+	check time-span "$g" --time 0%-50% --no-children -g none
+	if perf record -q -o "$tmp/cpu.data" --sample-cpu -g -e cpu-clock -F 2000 \
+		-- sh -c "$work" >/dev/null 2>&1; then
+		check cpu "$tmp/cpu.data" --cpu 0
+		check cpu-list "$tmp/cpu.data" -C 0-1 --no-children
+		check cpu-time "$tmp/cpu.data" --cpu 0 --time 10%/3 -g none
+		check_all cpu-too-large "$tmp/cpu.data" --cpu 64
+		check_all cpu-bad-list "$tmp/cpu.data" --cpu x -q
+	fi
 fi
 
 # C++ names: demangled by default, kept with --no-demangle

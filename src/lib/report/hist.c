@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <perfkit/filter.h>
 #include "hist_build.h"
 
 #define MAX_STACK 127	/* perf's default --max-stack */
@@ -296,6 +297,8 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 		return -ENOMEM;
 	if (h->hide_unresolved && !ev->loc.sym)
 		return 0;	/* perf -U: as if never sampled */
+	if (h->keep && !pk_sample_filter_match(h->keep, ev))
+		return 0; /* perf's --cpu, --time: the same */
 	p = pki_pipe_slot(&h->pipe, &frames);
 	/* unwound chains can hold inlined frames, whose lookups perf's
 	 * comparison (by name, others by address) may send astray: all of
@@ -755,6 +758,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->hide_unresolved = o.hide_unresolved;
 	h->callchain_min_percent = o.callchain_min_percent > 0 ? o.callchain_min_percent : 0;
 	h->elided_keys = o.elided_keys;
+	h->keep = o.keep;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, prepare_batch, h);
