@@ -22,8 +22,10 @@
 #define NR_PATHS  6000
 #define MAX_DEPTH 24
 
-/* Stand-ins: the table only compares these pointers. */
-static char fake_dsos[NR_DSOS], fake_syms[NR_LOCS], fake_attr, fake_threads[2];
+/* Stand-ins: the table compares these pointers (and reads whether a
+ * symbol is inlined, so the symbols are real ones). */
+static char fake_dsos[NR_DSOS], fake_attr, fake_threads[2];
+static struct pk_symbol syms[NR_LOCS];
 
 static uint32_t next_rand(uint64_t *s)
 {
@@ -39,7 +41,7 @@ static struct pk_location loc_of(uint32_t i)
 
 	if (i < NR_LOCS - 4) {
 		l.dso = (const struct pk_dso *)&fake_dsos[i % (NR_DSOS - 1)];
-		l.sym = (const struct pk_symbol *)&fake_syms[i];
+		l.sym = &syms[i];
 	}
 	return l;
 }
