@@ -230,9 +230,12 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'g':
 			a->stdio.call_graph = call_graph_arg(argc, argv, optarg);
+			a->stdio.limit_after_graph = false;
 			break;
 		case OPT_PERCENT_LIMIT:
 			a->stdio.percent_limit = strtod(optarg, NULL);
+			a->stdio.percent_limit_set = true;
+			a->stdio.limit_after_graph = true;
 			break;
 		case 'c':
 			a->stdio.comms = optarg;

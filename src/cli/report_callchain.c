@@ -332,7 +332,7 @@ int report_callchain_parse(const char *arg, struct callchain_print *p, int *orde
 		} else if (word_of(tok, n, keep, 2) >= 0) {
 			continue;
 		} else if (!have_limit && (p->min_percent = strtod(tok, &end), end != tok)) {
-			have_limit = true;
+			have_limit = p->limit_set = true;
 		} else {
 			return -1;
 		}

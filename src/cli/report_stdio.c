@@ -411,8 +411,9 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 		cli_error("report: bad -g argument '%s'", o->call_graph);
 		return -EINVAL;
 	}
-	/* perf's --percent-limit also hides the smaller branches */
-	if (o->percent_limit > 0)
+	/* perf's --percent-limit also sets the branches' limit, unless a -g
+	 * that names one comes after it (the last one given wins) */
+	if (o->percent_limit_set && (o->limit_after_graph || !l->cg.limit_set))
 		l->cg.min_percent = o->percent_limit;
 	if (o->inverted)
 		*order = PK_CALLCHAIN_CALLER;

@@ -22,6 +22,8 @@ struct report_stdio_opts {
 	const char *sort;	/* --sort list, NULL for comm,dso,sym */
 	const char *call_graph;	/* -g argument, NULL for the default */
 	double percent_limit;
+	bool percent_limit_set; /* --percent-limit given */
+	bool limit_after_graph; /* ... after the last -g */
 	const char *comms, *pids, *tids, *dsos, *symbols;
 	const char *cpus, *time; /* --cpu, --time: other samples dropped */
 	int group;		/* -1 default (the file's groups), 0 --no-group,
@@ -58,6 +60,7 @@ int report_branch(struct pk_session *s, const struct report_stdio_opts *o, FILE 
 struct callchain_print {
 	enum report_graph_mode mode;
 	double min_percent;		/* smaller branches are hidden */
+	bool limit_set;			/* -g named it */
 	bool children;			/* single root compared with children */
 	bool sort_starts_with_sym;	/* perf then skips the root's first frame */
 	uint64_t limit_total;		/* min_percent is of this, when not 0 */

@@ -177,6 +177,12 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 	check g-short-callee "$g" -g calle
 	check g-short-flat "$g" -g f,1
 	check g-short-none "$g" -g n,callee
+	# --percent-limit sets the branches' limit too, unless a -g naming one
+	# comes after it
+	check g-limit-then-graph "$g" --percent-limit 3 -g caller,1
+	check g-graph-then-limit "$g" -g caller,5 --percent-limit 0.5
+	check g-limit-then-bare "$g" --percent-limit 3 -g
+	check g-limit-then-order "$g" --percent-limit 2 --no-children -g callee
 	# a file without callchains: no children column even when asked, and
 	# -g refused (perf prints its first lines, says why on stderr, status 0)
 	check plain-children "$p" --children
