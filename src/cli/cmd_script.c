@@ -105,9 +105,13 @@ static const struct option script_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* -F options kept (perf takes one per event type, and again for all) */
+#define MAX_FIELD_SPECS 16
+
 struct script_args {
 	const char *input;
-	const char *fields;
+	const char *fields[MAX_FIELD_SPECS]; /* each -F, in order */
+	unsigned nr_fields;
 	bool nanosecs, header, header_only, full_info, force, no_demangle, hide_callchain;
 	enum script_time_mode time_mode;
 	size_t max_stack;
@@ -225,24 +229,40 @@ static int parse_fields(const char *spec, int *type, unsigned *set, unsigned *ad
 /* Fields an attr prints: defaults lose what the samples lack; fields the
  * user asked for must be there.  tp_chains: a tracepoint of the file has
  * callchains, and they are shown. */
+/* Whether -F spec (its type prefix, none for all) is about attr a. */
+static bool spec_applies(const char *spec, const struct pk_attr *a)
+{
+	unsigned set, add, del;
+	int type;
+
+	return !parse_fields(spec, &type, &set, &add, &del) &&
+	       (type < 0 || (uint32_t)type == a->attr.type);
+}
+
 static int event_fields(const struct pk_attr *a, const struct script_args *args, bool tp_chains,
 			unsigned *out)
 {
 	uint64_t st = a->attr.sample_type;
-	unsigned f = default_fields(a->attr.type), set = 0, add = 0, del = 0, user = 0;
-	int type = -1;
+	unsigned f = default_fields(a->attr.type), user = 0;
+	/* perf ignores "trace" for events other than tracepoints */
+	unsigned invalid = a->attr.type == PERF_TYPE_TRACEPOINT ? 0 : SF_TRACE;
+	bool user_set = false;
 
-	if (args->fields && parse_fields(args->fields, &type, &set, &add, &del))
-		return -EINVAL;
+	for (unsigned i = 0; i < args->nr_fields; i++)
+		user_set = user_set || spec_applies(args->fields[i], a);
 	/* perf shows where tracepoints fired when their callchains are
 	 * shown, unless -F sets their fields (even with + or -) */
-	if (a->attr.type == PERF_TYPE_TRACEPOINT && tp_chains &&
-	    !(args->fields && (type < 0 || (uint32_t)type == a->attr.type)))
+	if (a->attr.type == PERF_TYPE_TRACEPOINT && tp_chains && !user_set)
 		f |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
-	if (type < 0 || (uint32_t)type == a->attr.type) {
-		/* perf ignores "trace" for events other than tracepoints */
-		unsigned invalid = a->attr.type == PERF_TYPE_TRACEPOINT ? 0 : SF_TRACE;
+	/* each -F in turn, for its type or all of them */
+	for (unsigned i = 0; i < args->nr_fields; i++) {
+		unsigned set = 0, add = 0, del = 0;
+		int type = -1;
 
+		if (parse_fields(args->fields[i], &type, &set, &add, &del))
+			return -EINVAL;
+		if (type >= 0 && (uint32_t)type != a->attr.type)
+			continue;
 		if (set)
 			f = user = set & ~invalid;
 		f = (f | (add & ~invalid)) & ~del;
@@ -447,7 +467,9 @@ static int parse_script_args(int argc, char **argv, struct script_args *a)
 			a->input = optarg;
 			break;
 		case 'F':
-			a->fields = optarg;
+			if (a->nr_fields == MAX_FIELD_SPECS)
+				return usage_error(" Error: too many -F options");
+			a->fields[a->nr_fields++] = optarg;
 			err = check_fields(optarg);
 			if (err)
 				return err;

@@ -40,6 +40,10 @@ check tracepoints-g-other "$tmp/tpg.data" -F sw:+period
 check tracepoints-g-hidden "$tmp/tpg.data" -G
 check mixed-trace "$tmp/mixed.data" -F trace
 check mixed-trace-comm "$tmp/mixed.data" -F trace,comm,event
+# several -F: each for its type (or all), in turn
+check mixed-two-specs "$tmp/mixed.data" -F sw:comm,period -F trace:comm,event
+check mixed-spec-then-all "$tmp/mixed.data" -F sw:comm -F comm,tid,event
+check mixed-all-then-add "$tmp/mixed.data" -F comm,event -F sw:+period
 # pipe input
 if [ -f "$tmp/plain.data" ]; then
 	perf script -i "$tmp/plain.data" >"$tmp/perf" 2>/dev/null
