@@ -116,6 +116,10 @@ struct pk_hist_opts {
 	 * them (perf report's --cpu and --time; the filters above hide
 	 * instead); NULL keeps all.  Borrowed until pk_hist_build() returns. */
 	const struct pk_sample_filter *keep;
+	/* perf's second pass merging entries equal under the keys (which only
+	 * a comm key given to --sort turns on in perf) left out: set when the
+	 * keys came from -F, or from --sort without comm. */
+	bool no_collapse;
 };
 
 /*

@@ -440,10 +440,12 @@ static double tree_limit(const struct report_stdio_opts *o, const struct report_
 static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 		      struct report_layout *l, struct pk_hist_opts *ho)
 {
-	bool fields_children = true;
+	bool fields_children = true, sort_comm = false;
 
 	if (parse_sort(s, o->sort, l))
 		return -EINVAL;
+	for (uint32_t i = 0; o->sort && i < l->nr_keys; i++)
+		sort_comm = sort_comm || l->keys[i] == PK_HIST_KEY_COMM;
 	if (o->fields && report_columns_parse(l, o->fields, o->sort != NULL, &fields_children))
 		return -EINVAL;
 	l->sep = o->field_sep;
@@ -458,6 +460,8 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	ho->children = l->accumulate;
 	ho->order = l->nr_order ? l->order : NULL;
 	ho->nr_order = l->nr_order;
+	/* perf's collapse comes with a comm key of --sort (or the default) */
+	ho->no_collapse = l->fields_set && !sort_comm;
 	/* --max-stack 0 is no frames; 0 in the library is the default */
 	ho->max_stack = o->max_stack < 0 ? 0 : o->max_stack ? o->max_stack : -1;
 	ho->hide_unresolved = o->hide_unresolved;

@@ -11,11 +11,13 @@
 # perf's random "# (Tip: ...)" line is dropped before comparing.
 # Views: the default ones, where the comm key makes perf merge its
 # duplicates again (collapse), and those without the comm key (--sort
-# dso,sym and sym), where they stay; and higher limits of the call graph,
+# dso,sym and sym), or with it from -F alone (perf collapses only for a
+# comm key of --sort), where they stay; and higher limits of the call graph,
 # which leave more entries without a tree to draw (merged ones keep
 # theirs).
 # Known gap "split-callgraph" (files late and kernel, --sort sym and --sort
-# dso,sym, and kernel with --no-children --sort dso,sym): an unresolved
+# dso,sym, -F overhead,comm,dso,sym, and kernel with --no-children --sort
+# dso,sym): an unresolved
 # entry perf's lookups split in two has the right total in perfkit, but its
 # call graph holds other samples' chains than perf's, so a branch ends
 # where perf's goes on (perfkit prints "--0.70%--main" where perf prints
@@ -28,6 +30,7 @@
 gen=$1
 gaps=" late:--sort_sym late:--sort_dso,sym kernel:--sort_sym kernel:--sort_dso,sym "
 gaps="$gaps kernel:--no-children_--sort_dso,sym "
+gaps="$gaps late:-F_overhead,comm,dso,sym kernel:-F_overhead,comm,dso,sym "
 
 n=0
 for m in late comms kernel events; do
@@ -39,7 +42,9 @@ for m in late comms kernel events; do
 	esac
 	for o in "" "--no-children" "-g none" "--no-children -g none" "--sort dso,sym" \
 		"--sort comm,dso,sym -g caller" "--sort sym" "--no-children --sort dso,sym" \
-		"--no-children --sort sym -g none" "-g graph,5" "-g graph,20" "-g flat,10"; do
+		"--no-children --sort sym -g none" "-g graph,5" "-g graph,20" "-g flat,10" \
+		"-F overhead,comm,dso,sym" "-F overhead,comm,dso,sym -g none" \
+		"-F overhead,dso,sym --sort comm -g none"; do
 		case $gaps in
 		*" $m:$(echo "$o" | tr ' ' _) "*)
 			was=$fail passed=$same

@@ -648,6 +648,7 @@ static int finish(struct pk_hist *h)
 	 * leader has no samples */
 	pki_hist_set_elided(h->elided_keys);
 	pki_hist_set_order(h->order, h->nr_order);
+	pki_hist_set_no_collapse(h->no_collapse);
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
 		struct hist_event *he = &h->events[i];
 
@@ -660,6 +661,7 @@ static int finish(struct pk_hist *h)
 	}
 	pki_hist_set_elided(0);
 	pki_hist_set_order(NULL, 0);
+	pki_hist_set_no_collapse(false);
 	return err;
 }
 
@@ -759,6 +761,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->callchain_min_percent = o.callchain_min_percent > 0 ? o.callchain_min_percent : 0;
 	h->elided_keys = o.elided_keys;
 	h->keep = o.keep;
+	h->no_collapse = o.no_collapse;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, prepare_batch, h);

@@ -55,6 +55,7 @@ struct pk_hist {
 	double callchain_min_percent;	/* smaller trees may stay partial */
 	uint32_t elided_keys;		/* pk_hist_opts.elided_keys */
 	const struct pk_sample_filter *keep;		  /* pk_hist_opts.keep, while building */
+	bool no_collapse;				  /* pk_hist_opts.no_collapse */
 	struct pk_hist_by order[2 * PK_HIST_KEY_MAX + 4]; /* pk_hist_opts.order */
 	uint32_t nr_order;
 	struct pki_groups groups;	/* the group view's groups */

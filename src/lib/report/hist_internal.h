@@ -425,6 +425,8 @@ void pki_hist_set_elided(uint32_t keys);
 /* The steps of this thread's output orders (pk_hist_opts.order; NULL for
  * the default), until set again. */
 void pki_hist_set_order(const struct pk_hist_by *by, uint32_t nr);
+/* Whether this thread's orders leave perf's collapse out, until set again. */
+void pki_hist_set_no_collapse(bool off);
 /* perf's grouping comparison, called as perf does: (existing, new). */
 int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r);
 /* The same with this thread's sort context fetched once beforehand. */
@@ -437,6 +439,7 @@ struct sort_ctx {
 	uint32_t elided;	/* keys the output order skips (pk_hist_opts) */
 	const struct pk_hist_by *by; /* the output order's steps, or none */
 	uint32_t nr_by;
+	bool no_collapse; /* pk_hist_opts.no_collapse */
 };
 
 const struct sort_ctx *pki_hist_sort_ctx(void);

@@ -308,6 +308,11 @@ void pki_hist_set_elided(uint32_t keys)
 	ctx.elided = keys;
 }
 
+void pki_hist_set_no_collapse(bool off)
+{
+	ctx.no_collapse = off;
+}
+
 void pki_hist_set_order(const struct pk_hist_by *by, uint32_t nr)
 {
 	ctx.by = by;
@@ -334,6 +339,8 @@ int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry 
  * ours, comm */
 int pki_hist_grouping_passes(const enum pk_hist_key *keys, uint32_t nr_keys)
 {
+	if (ctx.no_collapse)
+		return 1;
 	for (uint32_t i = 0; i < nr_keys; i++)
 		if (keys[i] == PK_HIST_KEY_COMM)
 			return 2;
