@@ -112,6 +112,7 @@ struct script_args {
 	const char *input;
 	const char *fields[MAX_FIELD_SPECS]; /* each -F, in order */
 	unsigned nr_fields;
+	bool reltime, deltatime; /* both given: perf refuses */
 	bool nanosecs, header, header_only, full_info, force, no_demangle, hide_callchain;
 	enum script_time_mode time_mode;
 	size_t max_stack;
@@ -393,9 +394,11 @@ static int parse_long_only(int c, struct script_args *a)
 		break;
 	case OPT_RELTIME:
 		a->time_mode = TIME_REL;
+		a->reltime = true;
 		break;
 	case OPT_DELTATIME:
 		a->time_mode = TIME_DELTA;
+		a->deltatime = true;
 		break;
 	case OPT_MAX_STACK:
 		return parse_max_stack(optarg, &a->max_stack);
@@ -492,6 +495,13 @@ static int parse_script_args(int argc, char **argv, struct script_args *a)
 	if (optind < argc) {
 		cli_error("script: unexpected argument '%s'", argv[optind]);
 		return 1;
+	}
+	if (a->reltime && a->deltatime) {
+		/* perf's words and status */
+		fputs("reltime and deltatime - the two don't get along well. "
+		      "Please limit to --reltime or --deltatime.\n",
+		      stderr);
+		return 255;
 	}
 	return 0;
 }

@@ -80,6 +80,17 @@ static void print_caps(FILE *out, const struct pk_pmu_caps *p)
 	fputc('\n', out);
 }
 
+/* A recorded argument, its single quotes escaped as perf prints them. */
+static void print_cmdline_arg(FILE *out, const char *arg)
+{
+	for (; *arg; arg++) {
+		if (*arg == '\'')
+			fputc('\\', out);
+		fputc(*arg, out);
+	}
+	fputc(' ', out);
+}
+
 static void print_small(FILE *out, const struct pk_header *h, unsigned int feat)
 {
 	switch (feat) {
@@ -111,7 +122,7 @@ static void print_small(FILE *out, const struct pk_header *h, unsigned int feat)
 	case PK_FEAT_CMDLINE:
 		fprintf(out, "# cmdline : ");
 		for (uint32_t i = 0; i < h->cmdline.nr; i++)
-			fprintf(out, "%s ", h->cmdline.str[i]);
+			print_cmdline_arg(out, h->cmdline.str[i]);
 		fputc('\n', out);
 		break;
 	case PK_FEAT_BRANCH_STACK:

@@ -217,6 +217,12 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 		check tp-lone-self "$tmp/tp1.data" --no-children
 	fi
 	check plain-trace "$p" --sort trace
+	# the recorded command line, its single quotes escaped as perf prints
+	# them
+	if perf record -q -o "$tmp/quote.data" -e cpu-clock -- sh -c "echo 'quoted' >/dev/null" \
+		>/dev/null 2>&1; then
+		check header-quote "$tmp/quote.data" --header-only
+	fi
 	# --cpu and --time drop the other samples (totals too); perf's words
 	# and statuses for what it cannot use
 	check_all plain-cpu-none "$p" --cpu 0

@@ -183,4 +183,6 @@ check_err big-cpu "Requested CPU 4096 too large. Consider raising MAX_NR_CPUS" \
 	"$tmp/sys.data" -C 4096
 check_err bad-pid "problems parsing pid list" "$g" --pid 12x
 check_err bad-tid "problems parsing tid list" "$g" --tid x
+check_err rel-delta "reltime and deltatime - the two don't get along well. Please limit to --reltime or --deltatime." \
+	"$g" --reltime --deltatime
 cmp_finish "outputs identical to perf script"
