@@ -429,9 +429,6 @@ static int use_move(struct pk_hist *h, struct pk_hist_entry *from, struct pk_his
 					   period);
 }
 
-/* perf's entry has the depth of its own samples' chains, which orders
- * equal entries (and which its collapse keeps): the primaries samples
- * left get theirs again.  Their trees are whole (rp_prim.keep). */
 static int by_address(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t) * (struct pk_hist_entry *const *)a,
@@ -440,32 +437,16 @@ static int by_address(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int redepth_moved(struct pk_hist *h, struct replay *rp)
+/* perf's entry has the depth of its own samples' chains, which orders
+ * equal entries (and which its collapse keeps): the primaries samples
+ * left (left[0, n), repeats among them) get theirs again, each once.
+ * Their trees are whole (rp_prim.keep). */
+static void redepth_left(struct pk_hist_entry **left, size_t n)
 {
-	struct pk_hist_entry **left = malloc((rp->nr_redir ? rp->nr_redir : 1) * sizeof(*left));
-	size_t n = 0;
-
-	if (!left)
-		return -ENOMEM;
-	for (size_t x = 0; x < rp->nr_exc && h->callchain; x++) {
-		const struct rp_exc *exc = &rp->exc[x];
-		const struct pki_stack *st = &h->stacks.v[exc->stack];
-		struct hist_event *he = &h->events[st->attr->index];
-
-		for (size_t r = 0; r < exc->nr && he->order; r++) {
-			const struct rp_redir *d = &rp->redir[exc->first + r];
-			size_t u = rp->use_off[exc->stack] + d->ordinal;
-
-			left[n++] = &he->v[rp->uses[u].prim];
-		}
-	}
-	/* each once: a primary can lose many samples */
 	qsort(left, n, sizeof(*left), by_address);
 	for (size_t i = 0; i < n; i++)
 		if ((!i || left[i] != left[i - 1]) && left[i]->callchain)
 			pki_callchain_redepth(left[i]->callchain);
-	free(left);
-	return 0;
 }
 
 /* The samples that landed elsewhere, moved there (in replay order, as
@@ -473,7 +454,11 @@ static int redepth_moved(struct pk_hist *h, struct replay *rp)
 int pki_uses_apply(struct pk_hist *h, struct replay *rp)
 {
 	struct pk_frame *frames = malloc(PKI_HIST_FRAMES * sizeof(*frames));
-	int err = frames ? 0 : -ENOMEM;
+	/* the entries samples leave, at most one per redirection */
+	struct pk_hist_entry **left =
+		h->callchain ? malloc((rp->nr_redir ? rp->nr_redir : 1) * sizeof(*left)) : NULL;
+	size_t nr_left = 0;
+	int err = frames && (left || !h->callchain) ? 0 : -ENOMEM;
 
 	for (size_t x = 0; x < rp->nr_exc && !err; x++) {
 		const struct rp_exc *exc = &rp->exc[x];
@@ -487,13 +472,19 @@ int pki_uses_apply(struct pk_hist *h, struct replay *rp)
 			size_t u = rp->use_off[exc->stack] + d->ordinal;
 			uint32_t to = rp_entry(re, d->node);
 
-			if (u >= rp->use_off[exc->stack + 1] || to >= he->nr)
+			if (u >= rp->use_off[exc->stack + 1] || to >= he->nr) {
 				err = -EINVAL;
-			else
-				err = use_move(h, &he->v[rp->uses[u].prim], &he->v[to],
-					       rp->uses[u].from, exc->period, frames, n);
+				break;
+			}
+			err = use_move(h, &he->v[rp->uses[u].prim], &he->v[to], rp->uses[u].from,
+				       exc->period, frames, n);
+			if (left)
+				left[nr_left++] = &he->v[rp->uses[u].prim];
 		}
 	}
+	if (!err && left)
+		redepth_left(left, nr_left);
+	free(left);
 	free(frames);
-	return err ? err : redepth_moved(h, rp);
+	return err;
 }
