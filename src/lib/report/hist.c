@@ -646,9 +646,7 @@ static int finish(struct pk_hist *h)
 	}
 	/* members are shown in their leader's; perf skips a group whose
 	 * leader has no samples */
-	pki_hist_set_elided(h->elided_keys);
-	pki_hist_set_order(h->order, h->nr_order);
-	pki_hist_set_no_collapse(h->no_collapse);
+	pki_hist_set_output(&h->out);
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++) {
 		struct hist_event *he = &h->events[i];
 
@@ -659,9 +657,7 @@ static int finish(struct pk_hist *h)
 			break;
 		h->shown[h->nr_shown++] = &he->pub;
 	}
-	pki_hist_set_elided(0);
-	pki_hist_set_order(NULL, 0);
-	pki_hist_set_no_collapse(false);
+	pki_hist_set_output(NULL);
 	return err;
 }
 
@@ -710,7 +706,8 @@ static int set_order(struct pk_hist *h, const struct pk_hist_opts *o)
 			return -EINVAL;
 		h->order[i] = *b;
 	}
-	h->nr_order = o->nr_order;
+	h->out.by = h->order;
+	h->out.nr_by = o->nr_order;
 	return 0;
 }
 
@@ -759,9 +756,9 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->max_stack = pki_hist_max_stack(o.max_stack, MAX_STACK);
 	h->hide_unresolved = o.hide_unresolved;
 	h->callchain_min_percent = o.callchain_min_percent > 0 ? o.callchain_min_percent : 0;
-	h->elided_keys = o.elided_keys;
+	h->out.elided = o.elided_keys;
 	h->keep = o.keep;
-	h->no_collapse = o.no_collapse;
+	h->out.no_collapse = o.no_collapse;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, prepare_batch, h);

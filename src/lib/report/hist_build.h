@@ -52,12 +52,10 @@ struct pk_hist {
 	bool stack_thread;		/* the thread is part of a stack's identity */
 	size_t max_stack;		/* frames of a callchain used */
 	bool hide_unresolved;
-	double callchain_min_percent;	/* smaller trees may stay partial */
-	uint32_t elided_keys;		/* pk_hist_opts.elided_keys */
+	double callchain_min_percent;			  /* smaller trees may stay partial */
 	const struct pk_sample_filter *keep;		  /* pk_hist_opts.keep, while building */
-	bool no_collapse;				  /* pk_hist_opts.no_collapse */
 	struct pk_hist_by order[2 * PK_HIST_KEY_MAX + 4]; /* pk_hist_opts.order */
-	uint32_t nr_order;
+	struct pki_output out;		/* pk_hist_opts: elided_keys, order, no_collapse */
 	struct pki_groups groups;	/* the group view's groups */
 };
 

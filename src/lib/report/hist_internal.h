@@ -419,14 +419,18 @@ void pki_itree_free(struct pki_itree *t);
 
 /* The sort keys pki_hist_perf_cmp() compares (this thread's). */
 void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys);
-/* The keys this thread's output orders skip (pk_hist_opts.elided_keys),
- * until set again. */
-void pki_hist_set_elided(uint32_t keys);
-/* The steps of this thread's output orders (pk_hist_opts.order; NULL for
- * the default), until set again. */
-void pki_hist_set_order(const struct pk_hist_by *by, uint32_t nr);
-/* Whether this thread's orders leave perf's collapse out, until set again. */
-void pki_hist_set_no_collapse(bool off);
+/* What a view asks of the final order (pk_hist_opts): the keys it skips
+ * (elided_keys), its steps (order; none: the default one), and perf's
+ * collapse left out (no_collapse). */
+struct pki_output {
+	uint32_t elided;
+	const struct pk_hist_by *by;
+	uint32_t nr_by;
+	bool no_collapse;
+};
+/* This thread's for the orders that follow, until set again; NULL for the
+ * default (nothing skipped, the default steps, collapse as keys ask). */
+void pki_hist_set_output(const struct pki_output *o);
 /* perf's grouping comparison, called as perf does: (existing, new). */
 int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry *r);
 /* The same with this thread's sort context fetched once beforehand. */
@@ -436,10 +440,7 @@ struct sort_ctx {
 	bool children;
 	int callchain;		/* PK_CALLCHAIN_* */
 	uint32_t nr_members;	/* > 1: a group leader's entries */
-	uint32_t elided;	/* keys the output order skips (pk_hist_opts) */
-	const struct pk_hist_by *by; /* the output order's steps, or none */
-	uint32_t nr_by;
-	bool no_collapse; /* pk_hist_opts.no_collapse */
+	struct pki_output out;	/* pki_hist_set_output() */
 };
 
 const struct sort_ctx *pki_hist_sort_ctx(void);

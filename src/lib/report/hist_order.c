@@ -119,8 +119,8 @@ static void fill_gkeys(const struct pk_hist_entry *v, size_t n, const struct sor
 
 static bool order_has(const struct sort_ctx *x, enum pk_hist_by_what what)
 {
-	for (uint32_t i = 0; i < x->nr_by; i++)
-		if (x->by[i].what == what)
+	for (uint32_t i = 0; i < x->out.nr_by; i++)
+		if (x->out.by[i].what == what)
 			return true;
 	return false;
 }
@@ -218,7 +218,7 @@ static int okey_by(const struct sort_ctx *x, const struct pk_hist_by *by, const 
 	case PK_HIST_BY_SAMPLES:
 		return cmp_desc(a->samples, b->samples);
 	default:
-		if (x->elided & (1u << by->key))
+		if (x->out.elided & (1u << by->key))
 			return 0;
 		i = key_pos(x, by->key);
 		return a->k[i] == b->k[i] ? 0 : a->k[i] < b->k[i] ? -1 : 1;
@@ -230,9 +230,9 @@ static int okey_cmp(const struct sort_ctx *x, const struct okey *a, const struct
 {
 	int c;
 
-	if (x->nr_by) {
-		for (uint32_t i = 0; i < x->nr_by; i++)
-			if ((c = okey_by(x, &x->by[i], a, b)))
+	if (x->out.nr_by) {
+		for (uint32_t i = 0; i < x->out.nr_by; i++)
+			if ((c = okey_by(x, &x->out.by[i], a, b)))
 				return c;
 		return 0;
 	}
@@ -252,7 +252,7 @@ static int okey_cmp(const struct sort_ctx *x, const struct okey *a, const struct
 	if (c)
 		return c;
 	for (uint32_t i = 0; i < x->nr_keys; i++)
-		if (a->k[i] != b->k[i] && !(x->elided & (1u << x->keys[i])))
+		if (a->k[i] != b->k[i] && !(x->out.elided & (1u << x->keys[i])))
 			return a->k[i] < b->k[i] ? -1 : 1;
 	return 0;
 }

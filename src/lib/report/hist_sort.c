@@ -98,7 +98,7 @@ static int cmp_by(const struct pk_hist_by *by, const struct pk_hist_entry *a,
 	case PK_HIST_BY_SAMPLES:
 		return cmp_u64_desc(a->nr_samples, b->nr_samples);
 	default:
-		return ctx.elided & (1u << by->key) ? 0 : cmp_key(by->key, a, b);
+		return ctx.out.elided & (1u << by->key) ? 0 : cmp_key(by->key, a, b);
 	}
 }
 
@@ -107,9 +107,9 @@ static int cmp_output(const struct pk_hist_entry *a, const struct pk_hist_entry 
 {
 	int c;
 
-	if (ctx.nr_by) {
-		for (uint32_t i = 0; i < ctx.nr_by; i++)
-			if ((c = cmp_by(&ctx.by[i], a, b)))
+	if (ctx.out.nr_by) {
+		for (uint32_t i = 0; i < ctx.out.nr_by; i++)
+			if ((c = cmp_by(&ctx.out.by[i], a, b)))
 				return c;
 		return 0;
 	}
@@ -129,7 +129,7 @@ static int cmp_output(const struct pk_hist_entry *a, const struct pk_hist_entry 
 	if (c)
 		return c;
 	for (uint32_t i = 0; i < ctx.nr_keys; i++) {
-		if (ctx.elided & (1u << ctx.keys[i]))
+		if (ctx.out.elided & (1u << ctx.keys[i]))
 			continue;
 		c = cmp_key(ctx.keys[i], a, b);
 		if (c)
@@ -303,20 +303,9 @@ static void set_ctx(const enum pk_hist_key *keys, uint32_t nr_keys, bool childre
 	ctx.nr_members = nr_members;
 }
 
-void pki_hist_set_elided(uint32_t keys)
+void pki_hist_set_output(const struct pki_output *o)
 {
-	ctx.elided = keys;
-}
-
-void pki_hist_set_no_collapse(bool off)
-{
-	ctx.no_collapse = off;
-}
-
-void pki_hist_set_order(const struct pk_hist_by *by, uint32_t nr)
-{
-	ctx.by = by;
-	ctx.nr_by = nr;
+	ctx.out = o ? *o : (struct pki_output){0};
 }
 
 void pki_hist_set_keys(const enum pk_hist_key *keys, uint32_t nr_keys)
@@ -339,7 +328,7 @@ int pki_hist_perf_cmp(const struct pk_hist_entry *l, const struct pk_hist_entry 
  * ours, comm */
 int pki_hist_grouping_passes(const enum pk_hist_key *keys, uint32_t nr_keys)
 {
-	if (ctx.no_collapse)
+	if (ctx.out.no_collapse)
 		return 1;
 	for (uint32_t i = 0; i < nr_keys; i++)
 		if (keys[i] == PK_HIST_KEY_COMM)
