@@ -106,6 +106,9 @@ int pki_trees_sort_start(struct pki_tree_sort *t, struct pk_hist *h, struct pk_s
 int pki_trees_sort_finish(struct pki_tree_sort *t, struct pk_hist *h);
 /* Entries from the stacks, without replaying perf's lookups. */
 int pki_hist_build_entries(struct pk_hist *h);
+/* Every event's entries in perf's order, handed out (pk_hist_event()),
+ * their call trees sorted meanwhile (hist_finish.c): 0 or -ENOMEM. */
+int pki_hist_finish(struct pk_hist *h, struct pk_session *s);
 /* Entries from the stacks, with perf's input-tree lookups replayed
  * (hist_replay.c, the entries built beside it by hist_uses.c); sets the
  * events' order and node_order. */
