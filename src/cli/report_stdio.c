@@ -214,11 +214,13 @@ static uint32_t set_elided(const struct report_stdio_opts *o, struct report_layo
 		mask = 0;
 	}
 	/* -F's columns lose theirs now; the default ones are laid out so */
-	for (uint32_t i = 0, kept = 0; l->fields_set && i < l->nr_cols; i++) {
-		if (l->cols[i].kind != REPORT_COL_KEY || !l->elide[l->cols[i].key])
-			l->cols[kept++] = l->cols[i];
-		if (i + 1 == l->nr_cols)
-			l->nr_cols = kept;
+	if (l->fields_set) {
+		uint32_t kept = 0;
+
+		for (uint32_t i = 0; i < l->nr_cols; i++)
+			if (l->cols[i].kind != REPORT_COL_KEY || !l->elide[l->cols[i].key])
+				l->cols[kept++] = l->cols[i];
+		l->nr_cols = kept;
 	}
 	return mask;
 }
@@ -471,13 +473,6 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	return 0;
 }
 
-static void print_header_hint(FILE *out)
-{
-	fputs("# To display the perf.data header info, please use --header/--header-only "
-	      "options.\n#\n",
-	      out);
-}
-
 /* The lines before the events: the file header with --header, the
  * filters, the lost samples. */
 static void print_preamble(FILE *out, const struct pk_hist *h,
@@ -488,14 +483,17 @@ static void print_preamble(FILE *out, const struct pk_hist *h,
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", pk_hist_lost_samples(h));
 }
 
-/* What perf prints before it gives up on an option it checks against the
- * file: the header (--header) or its hint, none with -q. */
+/* The lines perf prints first, also before it gives up on an option it
+ * checks against the file: the header (--header) or its hint, none with
+ * -q. */
 static void print_first_lines(struct pk_session *s, const struct report_stdio_opts *o, FILE *out)
 {
 	if (o->header)
 		report_header_only(pk_session_reader(s), out, false);
 	else if (!o->quiet)
-		print_header_hint(out);
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n#\n",
+		      out);
 	fflush(out);
 }
 
@@ -615,10 +613,7 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 		print_json(out, h, &l);
 		goto out;
 	}
-	if (o->header)
-		report_header_only(pk_session_reader(s), out, false);
-	else if (!o->quiet)
-		print_header_hint(out);
+	print_first_lines(s, o, out);
 	if (!pk_hist_nr_events(h)) {
 		/* perf's words (and status) when -U or the file left none */
 		fflush(out);
