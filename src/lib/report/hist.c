@@ -610,11 +610,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	if (err < 0)
 		goto fail;
 	h->lost = pk_session_lost_samples(s);
-	err = pki_callchain_sort_begin(s);
-	if (err)
-		goto fail;
-	err = pki_hist_finish(h, s);
-	pki_callchain_sort_end();
+	err = pki_hist_finish(h);
 	if (err)
 		goto fail;
 	*out = h;

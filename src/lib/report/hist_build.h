@@ -92,23 +92,20 @@ struct pki_tree_sort {
 	struct pk_callchain_node **roots;
 	size_t nr;
 	atomic_size_t next;		/* the first root not yet taken */
-	struct pk_session *s;
 	pthread_t thread;
 	bool threaded;
-	int err;
 };
 
 /* Starts sorting every entry's call tree: in a second thread, the trees'
- * merges deferred until pki_trees_sort_finish(), or at once without one.
- * The calling thread is between pki_callchain_sort_begin() and _end(). */
-int pki_trees_sort_start(struct pki_tree_sort *t, struct pk_hist *h, struct pk_session *s);
+ * merges deferred until pki_trees_sort_finish(), or at once without one. */
+int pki_trees_sort_start(struct pki_tree_sort *t, struct pk_hist *h);
 /* Helps with what is left, waits, and makes the merges deferred meanwhile. */
 int pki_trees_sort_finish(struct pki_tree_sort *t, struct pk_hist *h);
 /* Entries from the stacks, without replaying perf's lookups. */
 int pki_hist_build_entries(struct pk_hist *h);
 /* Every event's entries in perf's order, handed out (pk_hist_event()),
  * their call trees sorted meanwhile (hist_finish.c): 0 or -ENOMEM. */
-int pki_hist_finish(struct pk_hist *h, struct pk_session *s);
+int pki_hist_finish(struct pk_hist *h);
 /* Entries from the stacks, with perf's input-tree lookups replayed
  * (hist_replay.c, the entries built beside it by hist_uses.c); sets the
  * events' order and node_order. */

@@ -12,42 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist_internal.h"
-/* the session's DSO list, read to know the order DSOs were created in */
+/* pk_dso.serial: the order DSOs were created in */
 #include "session/session_internal.h"
-
-/* perf orders DSOs by address, which follows their creation order */
-struct dso_rank {
-	const struct pk_dso *dso;
-	int64_t rank;
-};
-
-static _Thread_local struct {
-	struct dso_rank *v;
-	size_t n;
-} ranks;
 
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? -1 : a > b;
 }
 
+/* perf orders DSOs by address, which follows their creation order */
 static int64_t rank_of(const struct pk_dso *d)
 {
-	size_t lo = 0, hi = ranks.n;
-
-	if (!d)
-		return -1;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ranks.v[mid].dso == d)
-			return ranks.v[mid].rank;
-		if ((uintptr_t)ranks.v[mid].dso < (uintptr_t)d)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (int64_t)(uintptr_t)d; /* not in the session: keep some order */
+	return d ? (int64_t)d->serial : -1;
 }
 
 /* perf's match_chain: a frame in an inlined symbol (whose range is its
@@ -390,39 +366,6 @@ static void sort_tree(struct pk_callchain_node *n)
 	}
 	for (uint32_t i = 0; i < n->nr_children; i++)
 		sort_tree(n->children[i]);
-}
-
-static int cmp_rank_ptr(const void *pa, const void *pb)
-{
-	const struct dso_rank *a = pa, *b = pb;
-
-	return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : (uintptr_t)a->dso > (uintptr_t)b->dso;
-}
-
-int pki_callchain_sort_begin(struct pk_session *s)
-{
-	size_t n = 0, i = 0;
-
-	for (const struct pk_dso *d = s->dsos; d; d = d->next)
-		n++;
-	ranks.v = calloc(n ? n : 1, sizeof(*ranks.v));
-	if (!ranks.v)
-		return -ENOMEM;
-	/* the list is newest first */
-	for (const struct pk_dso *d = s->dsos; d; d = d->next, i++) {
-		ranks.v[i].dso = d;
-		ranks.v[i].rank = (int64_t)(n - 1 - i);
-	}
-	ranks.n = n;
-	qsort(ranks.v, n, sizeof(*ranks.v), cmp_rank_ptr);
-	return 0;
-}
-
-void pki_callchain_sort_end(void)
-{
-	free(ranks.v);
-	ranks.v = NULL;
-	ranks.n = 0;
 }
 
 void pki_callchain_sort(struct pk_callchain_node *n)

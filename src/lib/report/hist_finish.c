@@ -172,10 +172,10 @@ static int finish(struct pk_hist *h)
 	return err;
 }
 
-int pki_hist_finish(struct pk_hist *h, struct pk_session *s)
+int pki_hist_finish(struct pk_hist *h)
 {
 	struct pki_tree_sort t;
-	int err = pki_trees_sort_start(&t, h, s), serr;
+	int err = pki_trees_sort_start(&t, h), serr;
 
 	if (!err)
 		err = finish(h);

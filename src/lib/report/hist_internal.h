@@ -108,17 +108,14 @@ int pki_callchain_append(struct pki_arena *a, struct pk_callchain_node **root,
 int pki_callchain_partial(struct pki_arena *a, struct pk_callchain_node **root, uint32_t max_depth);
 /* A partial root keeps its chains again from now on. */
 void pki_callchain_whole(struct pk_callchain_node *root);
-/* Order every node's children as perf prints them, between a begin (which
- * learns the session's DSO order) and an end. */
-int pki_callchain_sort_begin(struct pk_session *s);
+/* Order every node's children as perf prints them. */
 void pki_callchain_sort(struct pk_callchain_node *n);
-void pki_callchain_sort_end(void);
 /* root's max_depth made that of the chains it still holds (those whose
  * end has a period left): samples taken out of a whole tree leave their
  * nodes behind, empty. */
 void pki_callchain_redepth(struct pk_callchain_node *root);
 /* Add the tree src into *dst (created when NULL); the result is sorted
- * again, between pki_callchain_sort_begin() and _end().  *dst keeps its
+ * again.  *dst keeps its
  * max_depth, as perf's merge of collapsed entries does. */
 int pki_callchain_merge(struct pki_arena *a, struct pk_callchain_node **dst,
 			const struct pk_callchain_node *src);

@@ -15,8 +15,7 @@
 /* trees taken at a time from the shared list */
 #define GRAIN 256
 
-/* Sorts trees from the list until none is left (in a thread between
- * pki_callchain_sort_begin() and _end()). */
+/* Sorts trees from the list until none is left. */
 static void sort_some(struct pki_tree_sort *t)
 {
 	for (size_t i; (i = atomic_fetch_add(&t->next, GRAIN)) < t->nr;)
@@ -24,24 +23,17 @@ static void sort_some(struct pki_tree_sort *t)
 			pki_callchain_sort(t->roots[j]);
 }
 
-/* The second thread: the comparisons read the session's DSO list, which
- * no longer changes. */
 static void *sort_thread(void *arg)
 {
-	struct pki_tree_sort *t = arg;
-
-	t->err = pki_callchain_sort_begin(t->s);
-	if (!t->err)
-		sort_some(t);
-	pki_callchain_sort_end();
+	sort_some(arg);
 	return NULL;
 }
 
-int pki_trees_sort_start(struct pki_tree_sort *t, struct pk_hist *h, struct pk_session *s)
+int pki_trees_sort_start(struct pki_tree_sort *t, struct pk_hist *h)
 {
 	size_t n = 0;
 
-	*t = (struct pki_tree_sort){.s = s};
+	*t = (struct pki_tree_sort){0};
 	if (!h->callchain)
 		return 0;
 	for (uint32_t i = 0; i < h->nr_events_alloc; i++)
@@ -72,7 +64,6 @@ int pki_trees_sort_finish(struct pki_tree_sort *t, struct pk_hist *h)
 	if (t->threaded) {
 		sort_some(t); /* the calling thread helps with what is left */
 		pthread_join(t->thread, NULL);
-		err = t->err;
 		for (uint32_t k = 0; k < PKI_HIST_PARTS; k++) {
 			int merr = pki_arena_merge_deferred(&h->trees[k]);
 

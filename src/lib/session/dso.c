@@ -55,6 +55,7 @@ struct pk_dso *pki_dso_findnew(struct pk_session *s, const char *name,
 	else
 		d->kind = PKI_DSO_ELF;
 	d->identity = kernel || d->kind == PKI_DSO_PERF_MAP;
+	d->serial = s->dsos ? s->dsos->serial + 1 : 0;
 	d->next = s->dsos;
 	s->dsos = d;
 	return d;

@@ -18,6 +18,8 @@ struct pk_dso {
 	bool identity;		/* addresses are not file offsets */
 	bool loaded;		/* symtab load attempted */
 	int kind;		/* enum pki_dso_kind */
+	uint32_t serial;	/* creation order: 0, 1, ... (perf compares
+				 * DSOs by address, which follows it) */
 	struct pk_symtab *symtab; /* NULL when nothing could be loaded */
 	struct pk_dso *next;	/* session's list */
 };
