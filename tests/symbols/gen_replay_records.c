@@ -20,6 +20,17 @@
  *		in no map) mixed with user garbage in one comm
  *	events	two events, every comm above, each event turning its stacks
  *		wide at another time
+ *	aslr	no garbage: processes of one comm map BINARY at bases 2^32
+ *		apart (as address space randomization puts them) and its
+ *		first page, the ELF header, in no symbol, between them;
+ *		frames lie in functions or in that page.  One DSO's frames
+ *		with a symbol and without: perf's call trees compare those
+ *		by address, the first by symbol start among themselves, so a
+ *		lookup of a node's children can pass by an equal one (the
+ *		same function, another process) and make a second.  Every
+ *		sample's leaf is another address of the program headers
+ *		(no symbol, not even a data object): each stack is sampled
+ *		once.
  */
 #include <elf.h>
 #include <stdio.h>
@@ -333,6 +344,97 @@ static const struct stack *pick(const struct comm *c, int i, int wide_at, bool r
 	return &c->st[reverse ? n - 1 - k : k];
 }
 
+/* ---- aslr ---------------------------------------------------------- */
+
+#define NR_PROCS	3
+#define ASLR_BASE	0x555500000000ULL
+#define ASLR_STEP	0x100000000ULL
+#define HEADER_AT	0x80000000ULL /* a process' header page, above its text */
+#define NR_PROC_STACKS	16
+#define MAX_ASLR_DEPTH	4
+#define PHDRS		0x40  /* the program headers: at least */
+#define NR_PHDR_ADDRS	0x200 /* this many bytes, in no symbol */
+#define NR_ASLR_SAMPLES (NR_PROCS * NR_PHDR_ADDRS)
+
+static uint64_t aslr_base(int k)
+{
+	return ASLR_BASE + (uint64_t)k * ASLR_STEP;
+}
+
+static int write_aslr_task(struct pk_writer *w, const struct image *im, int k, uint64_t t)
+{
+	uint32_t pid = 1400 + 100 * (uint32_t)k;
+	struct rec r;
+	int err;
+
+	start(&r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	u32x2(&r, pid, pid);
+	str(&r, "worker");
+	trailer(&r, pid, pid, t, 1);
+	err = emit(w, &r);
+	start(&r, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+	u32x2(&r, pid, pid);
+	u64(&r, aslr_base(k) + im->start - im->base);
+	u64(&r, im->len);
+	u64(&r, im->pgoff);
+	str(&r, im->path);
+	trailer(&r, pid, pid, t + 1, 1);
+	err = err ?: emit(w, &r);
+	start(&r, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+	u32x2(&r, pid, pid);
+	u64(&r, aslr_base(k) + HEADER_AT);
+	u64(&r, 0x1000);
+	u64(&r, 0);
+	str(&r, im->path);
+	trailer(&r, pid, pid, t + 2, 1);
+	return err ?: emit(w, &r);
+}
+
+/* A caller frame of process k: in one of the functions, or in the header
+ * page. */
+static uint64_t aslr_frame(const struct image *im, int k)
+{
+	int i = (int)(rnd() % (uint64_t)im->nr_func);
+
+	if (rnd() % 2)
+		return aslr_base(k) + HEADER_AT + PHDRS + rnd() % NR_PHDR_ADDRS;
+	return aslr_base(k) + im->func[i] + 1 + rnd() % (im->size[i] - 2);
+}
+
+static int write_aslr(struct pk_writer *w, const struct image *im, uint64_t id, uint64_t t)
+{
+	static struct stack st[NR_PROCS][NR_PROC_STACKS];
+	struct comm c = {.name = "worker"};
+	int err = 0;
+
+	for (int k = 0; k < NR_PROCS; k++) {
+		for (int j = 0; j < NR_PROC_STACKS; j++) {
+			struct stack *s = &st[k][j];
+			int depth = 1 + (int)(rnd() % MAX_ASLR_DEPTH);
+
+			s->n = 0;
+			s->ip[s->n++] = PERF_CONTEXT_USER;
+			s->ip[s->n++] = 0; /* the leaf, the sample's own */
+			for (int d = 1; d < depth; d++)
+				s->ip[s->n++] = aslr_frame(im, k);
+		}
+		err = err ?: write_aslr_task(w, im, k, t + 10 * (uint64_t)k);
+	}
+	for (int i = 0; i < NR_ASLR_SAMPLES && !err; i++) {
+		int k = i % NR_PROCS;
+		uint64_t a = rnd() % NR_PROC_STACKS, b = rnd() % NR_PROC_STACKS;
+		struct stack s = st[k][a < b ? a : b];
+
+		s.ip[1] = aslr_base(k) + HEADER_AT + PHDRS + (uint64_t)(i / NR_PROCS);
+		t += 1000 + rnd() % 1000;
+		c.pid = 1400 + 100 * (uint32_t)k;
+		err = write_sample(w, &c, &s, id, t);
+		if (!err && i % 500 == 499)
+			err = pk_writer_finish_round(w);
+	}
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	struct perf_event_attr attr = {.size = sizeof(attr), .sample_id_all = 1, .disabled = 1};
@@ -343,13 +445,15 @@ int main(int argc, char **argv)
 		{.name = "kmix", .pid = 1300, .kind = KMIX},
 	};
 	int sel[3], nr_sel = 0, nr_ev = 1;
+	bool aslr = false;
 	static struct image im;
 	uint64_t ids[2] = {1, 2}, t = 1000000000ULL, run = RUN_START;
 	struct pk_writer *w;
 	int err;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: gen_replay_records late|comms|kernel|events OUTPUT BINARY\n");
+		fprintf(stderr,
+			"usage: gen_replay_records late|comms|kernel|events|aslr OUTPUT BINARY\n");
 		return 2;
 	}
 	rnd_seed(0x2545f4914f6cdd1dULL);
@@ -364,6 +468,8 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 3; i++)
 			sel[nr_sel++] = i;
 		nr_ev = 2;
+	} else if (!strcmp(argv[1], "aslr")) {
+		aslr = true;
 	} else {
 		fprintf(stderr, "gen_replay_records: no mode %s\n", argv[1]);
 		return 2;
@@ -372,6 +478,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen_replay_records: %s: no ELF executable with functions\n",
 			argv[3]);
 		return 77;	/* a stripped build: nothing to resolve in */
+	}
+	if (aslr && !im.base) {
+		fprintf(stderr, "gen_replay_records: %s: not position independent\n", argv[3]);
+		return 77;
 	}
 	for (int i = 0; i < 3; i++)
 		make_comm(&comms[i], &im);
@@ -390,9 +500,11 @@ int main(int argc, char **argv)
 	err = err ?: pk_writer_add_host_features(w, argc, argv);
 	err = err ?: pk_writer_start(w);
 	err = err ?: write_kernel_map(w);
+	if (aslr)
+		err = err ?: write_aslr(w, &im, ids[0], t);
 	for (int i = 0; i < nr_sel && !err; i++)
 		err = write_task(w, &comms[sel[i]], &im, t + (uint64_t)i * 10);
-	for (int i = 0; i < NR_SAMPLES && !err; i++) {
+	for (int i = 0; i < NR_SAMPLES && nr_sel && !err; i++) {
 		int ev = nr_ev == 2 ? (int)(rnd() % 2) : 0;
 		const struct comm *c = &comms[sel[rnd() % (uint64_t)nr_sel]];
 		/* the second event turns wide later, and likes other stacks */

@@ -6,6 +6,13 @@
  * again (the replay moves them to where perf's lookups put them) take
  * their depth with them once redepthed; a merge keeps the depth of the
  * tree merged into, as perf's collapse does.
+ *
+ * And where perf's lookups of a node's children go astray: one DSO's
+ * frames with a symbol and without one compare by symbol start among the
+ * first, by address with the others, so perf's red-black tree of the
+ * children can miss an equal one and hold a second.  The expected trees
+ * are worked out by hand from perf's insertion (append_chain_children():
+ * a new frame goes left of a child that compares lower than it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +22,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "report/hist_internal.h"
+#include "session/session_internal.h"
 
 #define NR_FRAMES 8
 
@@ -103,6 +111,99 @@ static void test_merge_keeps_depth(void **state)
 	pki_arena_free(&b);
 }
 
+/* One frame of DSO d into *root: in symbol sym (or none) at ip. */
+static int append_frame(struct pki_arena *a, struct pk_callchain_node **root,
+			const struct pk_dso *d, const struct pk_symbol *sym, uint64_t ip,
+			uint64_t period)
+{
+	struct pk_frame f = {.loc = {.ip = ip, .addr = ip, .dso = d, .sym = sym}};
+
+	return pki_callchain_append(a, root, &f, 0, 1, 1, period);
+}
+
+static const struct pk_symbol func = {.start = 0x100, .end = 0x200, .name = "func"};
+
+static uint32_t children_in(const struct pk_callchain_node *root, const struct pk_symbol *sym)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < root->nr_children; i++)
+		n += root->children[i]->sym == sym;
+	return n;
+}
+
+/*
+ * Unresolved 0x120 first (the root of perf's tree), then func at 0x150:
+ * compared by address it goes left.  func again at 0x110 goes right of
+ * 0x120 and never meets the first func: a second child of the same
+ * symbol.  func at 0x130 goes left and finds the first.
+ */
+static void test_mixed_children_split(void **state)
+{
+	struct pk_dso d = {.serial = 1};
+	struct pki_arena a = {0};
+	struct pk_callchain_node *root = NULL;
+
+	(void)state;
+	assert_int_equal(append_frame(&a, &root, &d, NULL, 0x120, 5), 0);
+	assert_int_equal(append_frame(&a, &root, &d, &func, 0x150, 2), 0);
+	assert_int_equal(append_frame(&a, &root, &d, &func, 0x110, 1), 0);
+	assert_int_equal(root->nr_children, 3);
+	assert_int_equal(children_in(root, &func), 2);
+	assert_int_equal(append_frame(&a, &root, &d, &func, 0x130, 4), 0);
+	assert_int_equal(root->nr_children, 3);
+	pki_callchain_sort(root);
+	/* by period: the first func (2 + 4), 0x120, the second func */
+	assert_ptr_equal(root->children[0]->sym, &func);
+	assert_int_equal(root->children[0]->hit, 6);
+	assert_null(root->children[1]->sym);
+	assert_ptr_equal(root->children[2]->sym, &func);
+	assert_int_equal(root->children[2]->hit, 1);
+	pki_arena_free(&a);
+}
+
+/* Without the unresolved frame the same frames are one child. */
+static void test_resolved_children_merge(void **state)
+{
+	struct pk_dso d = {.serial = 1};
+	struct pki_arena a = {0};
+	struct pk_callchain_node *root = NULL;
+
+	(void)state;
+	assert_int_equal(append_frame(&a, &root, &d, &func, 0x150, 2), 0);
+	assert_int_equal(append_frame(&a, &root, &d, &func, 0x110, 1), 0);
+	assert_int_equal(root->nr_children, 1);
+	assert_int_equal(root->children[0]->hit, 3);
+	pki_arena_free(&a);
+}
+
+/*
+ * Equal periods print in perf's tree order, its in-order walk (the
+ * greatest first): children 0x120, func at 0x150 (left), func at 0x110
+ * (right) walk as func 0x150, 0x120, func 0x110; another DSO made later
+ * ranks above them all, and its frame (left of 0x120 and of func 0x150)
+ * comes first.
+ */
+static void test_mixed_children_order(void **state)
+{
+	struct pk_dso d = {.serial = 1}, later = {.serial = 2};
+	struct pki_arena a = {0};
+	struct pk_callchain_node *root = NULL;
+
+	(void)state;
+	assert_int_equal(append_frame(&a, &root, &d, NULL, 0x120, 1), 0);
+	assert_int_equal(append_frame(&a, &root, &d, &func, 0x150, 1), 0);
+	assert_int_equal(append_frame(&a, &root, &d, &func, 0x110, 1), 0);
+	assert_int_equal(append_frame(&a, &root, &later, NULL, 0x10, 1), 0);
+	pki_callchain_sort(root);
+	assert_int_equal(root->nr_children, 4);
+	assert_ptr_equal(root->children[0]->dso, &later);
+	assert_int_equal(root->children[1]->ip, 0x150);
+	assert_int_equal(root->children[2]->ip, 0x120);
+	assert_int_equal(root->children[3]->ip, 0x110);
+	pki_arena_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +211,9 @@ int main(void)
 		cmocka_unit_test(test_redepth_after_removal),
 		cmocka_unit_test(test_redepth_whole_tree),
 		cmocka_unit_test(test_merge_keeps_depth),
+		cmocka_unit_test(test_mixed_children_split),
+		cmocka_unit_test(test_resolved_children_merge),
+		cmocka_unit_test(test_mixed_children_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

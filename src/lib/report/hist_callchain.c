@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist_internal.h"
+#include "rbidx.h"
 /* pk_dso.serial: the order DSOs were created in */
 #include "session/session_internal.h"
 
@@ -71,15 +72,36 @@ static bool same_frame(const struct pk_callchain_node *n, const struct pk_locati
  * trees only grow while the hist is built and all go together.  Each node
  * keeps, beside its children, their lookup keys in a plain array, so
  * finding a child scans contiguous words instead of visiting every child.
+ *
+ * perf keeps a node's children in a red-black tree ordered by
+ * cmp_frame(), which is no total order once one DSO has children with a
+ * symbol and without one (the first compare by symbol start among
+ * themselves, by address with the others): a lookup may then miss an
+ * equal child and add a second one beside it.  From the first such mix
+ * on, a node's children are kept in perf's tree too (struct cc_rb) and
+ * looked up through it.
  */
 struct cc_node {
 	struct pk_callchain_node pub;
 	uint64_t *keys;	       /* per child: symbol start, or address */
 	struct cc_node *last;  /* the child found last: mostly the next one */
-	uint32_t *index;       /* once many children: child + 1 by key hash */
+	union {
+		uint32_t *index;  /* once many children: child + 1 by key hash */
+		struct cc_rb *rb; /* mixed: the children in perf's tree */
+	};
 	uint32_t index_mask;
-	bool inlined_children; /* some child is an inlined frame */
-	bool partial;	       /* a root whose chains are not kept */
+	uint16_t kinds;		   /* kind_bit() of every child */
+	bool inlined_children : 1; /* some child is an inlined frame */
+	bool partial : 1;	   /* a root whose chains are not kept */
+	bool mixed : 1;		   /* children looked up in rb */
+};
+
+/* perf's tree of a mixed node's children: slot i is the i-th child made
+ * (perf's insertion order), whatever order the children array is in. */
+struct cc_rb {
+	struct pki_rbidx t;
+	struct cc_node **by_slot;
+	uint32_t cap;
 };
 
 /* Children scanned in a row up to this many; beyond, found by hash (an
@@ -181,7 +203,7 @@ static int index_add(struct pki_arena *a, struct cc_node *p)
 {
 	uint32_t n = p->pub.nr_children, cap = 64;
 
-	if (n < INDEX_FROM)
+	if (n < INDEX_FROM || p->mixed)
 		return 0;
 	if (p->index && n * 4 <= p->index_mask + 1) {
 		index_put(p, n - 1);
@@ -196,6 +218,145 @@ static int index_add(struct pki_arena *a, struct cc_node *p)
 	for (uint32_t i = 0; i < n; i++)
 		index_put(p, i);
 	return 0;
+}
+
+/* ---- mixed nodes: children in perf's tree ------------------------------ */
+
+/* A child's DSO (three bits of its rank) in the low byte when it has a
+ * symbol, in the high byte when not: a DSO with both has a bit in each. */
+static uint16_t kind_bit(const struct pk_dso *dso, const struct pk_symbol *sym)
+{
+	uint32_t bit = (uint32_t)(rank_of(dso) & 7);
+
+	return (uint16_t)(1u << (bit + (sym ? 0 : 8)));
+}
+
+/* Beyond this many children a likely mix is taken as one: kept in perf's
+ * tree while their comparisons still agree, lookups end where they do in
+ * a plain search. */
+#define MIX_SCAN 64
+
+/* Whether loc's frame, new to p, would make p mixed. */
+static bool mixes(const struct cc_node *p, const struct pk_location *loc)
+{
+	uint16_t bit = kind_bit(loc->dso, loc->sym);
+	uint16_t other = loc->sym ? (uint16_t)(bit << 8) : (uint16_t)(bit >> 8);
+
+	if (!(p->kinds & other))
+		return false;
+	if (p->pub.nr_children > MIX_SCAN)
+		return true;
+	for (uint32_t i = 0; i < p->pub.nr_children; i++) {
+		const struct pk_callchain_node *c = p->pub.children[i];
+
+		if (c->dso == loc->dso && !c->sym != !loc->sym)
+			return true;
+	}
+	return false;
+}
+
+/* Room for slots [0, need) in rb; the old arrays stay in the arena. */
+static int rb_room(struct pki_arena *a, struct cc_rb *rb, uint32_t need)
+{
+	uint32_t cap = rb->cap ? rb->cap : 8, *idx;
+	struct cc_node **by;
+	bool *red;
+
+	while (cap < need)
+		cap *= 2;
+	if (cap == rb->cap)
+		return 0;
+	idx = arena_alloc(a, 3 * (size_t)cap * sizeof(*idx));
+	red = arena_alloc(a, cap * sizeof(*red));
+	by = arena_alloc(a, cap * sizeof(*by));
+	if (!idx || !red || !by)
+		return -ENOMEM;
+	if (rb->cap) {
+		memcpy(idx, rb->t.left, rb->cap * sizeof(*idx));
+		memcpy(idx + cap, rb->t.right, rb->cap * sizeof(*idx));
+		memcpy(idx + 2 * (size_t)cap, rb->t.parent, rb->cap * sizeof(*idx));
+		memcpy(red, rb->t.red, rb->cap * sizeof(*red));
+		memcpy(by, rb->by_slot, rb->cap * sizeof(*by));
+	}
+	rb->t.left = idx;
+	rb->t.right = idx + cap;
+	rb->t.parent = idx + 2 * (size_t)cap;
+	rb->t.red = red;
+	rb->by_slot = by;
+	rb->cap = cap;
+	return 0;
+}
+
+/*
+ * perf's lookup of frame (dso, sym, ip) among the children: it compares
+ * each child met with the new frame, cmp_frame(child, new), and goes left
+ * when that is negative.  Returns the equal child met (unless
+ * past_equal: then it goes on to the right), else NULL with *at and *left
+ * where a new child hangs.
+ */
+static struct cc_node *rb_find(const struct cc_rb *rb, const struct pk_dso *dso,
+			       const struct pk_symbol *sym, uint64_t ip, bool past_equal,
+			       uint32_t *at, bool *left)
+{
+	uint32_t cur = rb->t.root;
+
+	*at = PKI_RBIDX_NIL;
+	*left = false;
+	while (cur != PKI_RBIDX_NIL) {
+		struct cc_node *c = rb->by_slot[cur];
+		int cmp = cmp_frame(c->pub.dso, c->pub.sym, c->pub.ip, dso, sym, ip);
+
+		if (!cmp && !past_equal)
+			return c;
+		*at = cur;
+		*left = cmp < 0;
+		cur = *left ? rb->t.left[cur] : rb->t.right[cur];
+	}
+	return NULL;
+}
+
+static int rb_insert(struct pki_arena *a, struct cc_rb *rb, struct cc_node *c, uint32_t slot,
+		     uint32_t at, bool left)
+{
+	if (rb_room(a, rb, slot + 1))
+		return -ENOMEM;
+	rb->by_slot[slot] = c;
+	pki_rbidx_link(&rb->t, slot, at, left);
+	return 0;
+}
+
+/* p becomes mixed: its children go into perf's tree in the order they
+ * were made, the order perf inserted them in, with comparisons that
+ * agreed so far (the same tree perf has). */
+static int rb_build(struct pki_arena *a, struct cc_node *p)
+{
+	struct cc_rb *rb = arena_alloc(a, sizeof(*rb));
+
+	if (!rb)
+		return -ENOMEM;
+	rb->t.root = PKI_RBIDX_NIL;
+	for (uint32_t i = 0; i < p->pub.nr_children; i++) {
+		struct cc_node *c = (struct cc_node *)p->pub.children[i];
+		uint32_t at;
+		bool left;
+
+		rb_find(rb, c->pub.dso, c->pub.sym, c->pub.ip, true, &at, &left);
+		if (rb_insert(a, rb, c, i, at, left))
+			return -ENOMEM;
+	}
+	p->rb = rb; /* the hash index is no longer read */
+	p->mixed = true;
+	return 0;
+}
+
+/* The children's tree_rank: their place in perf's tree. */
+static void rb_ranks(const struct cc_rb *rb)
+{
+	uint32_t k = 0;
+
+	for (uint32_t x = pki_rbidx_first(&rb->t); x != PKI_RBIDX_NIL;
+	     x = pki_rbidx_next(&rb->t, x))
+		rb->by_slot[x]->pub.tree_rank = k++;
 }
 
 /* Children arrays grow by doubling: capacity is the next power of two.
@@ -222,6 +383,7 @@ static int add_child(struct pki_arena *a, struct cc_node *parent, struct cc_node
 	parent->pub.children[n] = &child->pub;
 	parent->keys[n] = key;
 	parent->pub.nr_children = n + 1;
+	parent->kinds |= kind_bit(child->pub.dso, child->pub.sym);
 	return index_add(a, parent);
 }
 
@@ -260,25 +422,58 @@ static struct cc_node *find_child(struct cc_node *parent, const struct pk_locati
 	return NULL;
 }
 
+/* A new child of parent for frame (dso, sym, ip), last of its children. */
+static struct cc_node *new_child(struct pki_arena *a, struct cc_node *parent,
+				 const struct pk_dso *dso, const struct pk_symbol *sym, uint64_t ip)
+{
+	struct cc_node *c = arena_alloc(a, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->pub.sym = sym;
+	c->pub.dso = dso;
+	c->pub.ip = ip;
+	c->pub.parent = &parent->pub;
+	if (add_child(a, parent, c, frame_key(sym, ip)))
+		return NULL;
+	if (sym && sym->inlined)
+		parent->inlined_children = true;
+	return c;
+}
+
+/* The child of a mixed node that perf's lookup of loc's frame gives: the
+ * one it meets, or a new one where its search ends. */
+static struct cc_node *rb_child(struct pki_arena *a, struct cc_node *p,
+				const struct pk_location *loc)
+{
+	uint32_t at, slot = p->pub.nr_children;
+	bool left;
+	struct cc_node *c = rb_find(p->rb, loc->dso, loc->sym, loc->ip, false, &at, &left);
+
+	if (c)
+		return c;
+	c = new_child(a, p, loc->dso, loc->sym, loc->ip);
+	if (!c || rb_insert(a, p->rb, c, slot, at, left))
+		return NULL;
+	return c;
+}
+
+/* The child of parent for loc's frame, made when there is none.  Until a
+ * node is mixed perf's lookups find what a search for an equal one does. */
 static struct cc_node *child_of(struct pki_arena *a, struct cc_node *parent,
 				const struct pk_location *loc)
 {
-	uint64_t key = frame_key(loc->sym, loc->ip);
-	struct cc_node *c = find_child(parent, loc, key);
+	uint64_t key;
+	struct cc_node *c;
 
-	if (c)
-		return parent->last = c;
-	c = arena_alloc(a, sizeof(*c));
-	if (!c)
-		return NULL;
-	c->pub.sym = loc->sym;
-	c->pub.dso = loc->dso;
-	c->pub.ip = loc->ip;
-	c->pub.parent = &parent->pub;
-	if (add_child(a, parent, c, key))
-		return NULL;
-	if (loc->sym && loc->sym->inlined)
-		parent->inlined_children = true;
+	if (parent->mixed)
+		return parent->last = rb_child(a, parent, loc);
+	key = frame_key(loc->sym, loc->ip);
+	c = find_child(parent, loc, key);
+	if (!c && mixes(parent, loc))
+		c = rb_build(a, parent) ? NULL : rb_child(a, parent, loc);
+	else if (!c)
+		c = new_child(a, parent, loc->dso, loc->sym, loc->ip);
 	return parent->last = c;
 }
 
@@ -358,10 +553,16 @@ static int cmp_nodes(const void *pa, const void *pb)
 
 static void sort_tree(struct pk_callchain_node *n)
 {
+	const struct cc_node *c = (const struct cc_node *)n;
+
 	if (n->nr_children > 1) {
-		qsort(n->children, n->nr_children, sizeof(*n->children), cmp_tree_order);
-		for (uint32_t i = 0; i < n->nr_children; i++)
-			n->children[i]->tree_rank = i;
+		if (c->mixed) {
+			rb_ranks(c->rb);
+		} else {
+			qsort(n->children, n->nr_children, sizeof(*n->children), cmp_tree_order);
+			for (uint32_t i = 0; i < n->nr_children; i++)
+				n->children[i]->tree_rank = i;
+		}
 		qsort(n->children, n->nr_children, sizeof(*n->children), cmp_nodes);
 	}
 	for (uint32_t i = 0; i < n->nr_children; i++)
@@ -380,22 +581,18 @@ static struct cc_node *merge_child(struct pki_arena *a, struct cc_node *n,
 				   const struct pk_callchain_node *c)
 {
 	struct pk_location loc = {.dso = c->dso, .sym = c->sym, .ip = c->ip};
-	struct cc_node *m;
 
+	if (n->mixed)
+		return rb_child(a, n, &loc);
 	for (uint32_t i = 0; i < n->pub.nr_children; i++)
 		if (same_frame(n->pub.children[i], &loc))
 			return (struct cc_node *)n->pub.children[i];
-	m = arena_alloc(a, sizeof(*m));
-	if (!m)
-		return NULL;
-	m->pub.sym = c->sym;
-	m->pub.dso = c->dso;
-	m->pub.ip = c->ip;
-	m->pub.parent = &n->pub;
+	/* a sorted node's children are no longer in the order they were
+	 * made: a tree built from them now is only near perf's */
+	if (mixes(n, &loc))
+		return rb_build(a, n) ? NULL : rb_child(a, n, &loc);
 	/* keys are only read by child_of(), never again for this tree */
-	if (add_child(a, n, m, frame_key(c->sym, c->ip)))
-		return NULL;
-	return m;
+	return new_child(a, n, c->dso, c->sym, c->ip);
 }
 
 static int merge_into(struct pki_arena *a, struct cc_node *d, const struct pk_callchain_node *s)
