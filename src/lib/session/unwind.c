@@ -11,6 +11,16 @@
  * first, then each caller at its return address minus one (which is what
  * perf prints), at most 127, ending where the CFI ends the stack or the
  * next frame cannot be found.
+ *
+ * perf (with libunwind) finds a binary's CFI through its .eh_frame_hdr at
+ * the lowest address the process maps that binary at.  A process that
+ * exec'd keeps, in perf's maps as in ours, what its parent had mapped: a
+ * library mapped lower by the parent than by the new program moves the
+ * table perf searches, and perf finds no CFI for any code of it (unless
+ * the file has a .debug_frame, which perf reads at the right address).
+ * From such a frame perf's chain goes on by libunwind's guesses
+ * (unwind_guess.c), and so does ours: libdw starts again from the guessed
+ * caller.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +32,8 @@
 #include "unwind_internal.h"
 #include "internal.h"
 
+enum { RBP = 6, RSP = 7 }; /* x86-64 DWARF register numbers */
+
 /* A DSO of the process: the file unwinding reads, and its module. */
 struct uw_file {
 	const struct pk_dso *dso;
@@ -29,6 +41,7 @@ struct uw_file {
 	char *path;    /* NULL: no usable file */
 	int fd;	       /* for memory reads, -1 until opened */
 	Dwfl_Module *mod;
+	int no_cfi;    /* perf finds no CFI for its code: 1, 0, -1 unknown */
 };
 
 struct pki_unwinder {
@@ -50,6 +63,10 @@ struct pki_unwinder {
 	struct pk_frame *frames;
 	size_t n, max;
 	size_t depth, max_stack;
+	bool restart;	  /* the registers are a guessed caller's: unwind again */
+	bool guessed;	  /* this run starts from such registers */
+	bool from_guess;  /* and its first frame is not reported yet */
+	bool zero_caller; /* the last frame's caller is at 0 (caller_at_zero) */
 };
 
 void pki_unwinder_free(struct pki_unwinder *u)
@@ -108,6 +125,16 @@ static char *dso_file(struct pk_session *s, const struct pk_dso *d)
 	return NULL;
 }
 
+/* Where perf looks for the DSO's CFI: as if loaded at the lowest map of
+ * it in the process, whichever program mapped it. */
+static uint64_t lowest_map_of(const struct pki_maps *m, const struct pk_dso *dso)
+{
+	for (size_t i = 0; i < m->nr; i++) /* in address order */
+		if (m->v[i].dso == dso)
+			return m->v[i].start;
+	return 0;
+}
+
 static struct uw_file *file_of(struct pki_unwinder *u, const struct pki_map *map)
 {
 	uint64_t base = map->start - map->pgoff;
@@ -131,6 +158,8 @@ static struct uw_file *file_of(struct pki_unwinder *u, const struct pki_map *map
 	f->base = base;
 	f->fd = -1;
 	f->path = dso_file(u->s, map->dso);
+	/* mapped lower too: no CFI, unless the file has a .debug_frame */
+	f->no_cfi = lowest_map_of(u->t->maps, map->dso) != base ? -1 : 0;
 	return f;
 }
 
@@ -156,21 +185,30 @@ static Dwfl_Module *module_at(struct pki_unwinder *u, uint64_t pc)
 	return dwfl_addrmodule(u->dwfl, pc) == f->mod ? f->mod : NULL;
 }
 
-/* A word of mapped file, as perf reads what is not on the stack copy. */
+/*
+ * A word that is not on the stack copy, as perf reads it: from the file
+ * mapped there.  An address in no map cannot be read; one in a map with
+ * no file behind it ([stack] beyond the copy, anonymous memory) or past
+ * the file's end reads as 0 (perf's libunwind takes that as a value: a
+ * return address of 0 there is a caller it shows as ffffffffffffffff).
+ */
 static bool read_file_word(struct pki_unwinder *u, uint64_t addr, Dwarf_Word *out)
 {
 	const struct pki_map *map = pki_maps_find(u->t->maps, addr);
 	struct uw_file *f = map ? file_of(u, map) : NULL;
 	uint64_t off;
 
-	if (!f || !f->path || addr + 8 > map->end)
+	if (!f)
 		return false;
+	*out = 0;
+	if (!f->path)
+		return true;
 	if (f->fd < 0)
 		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0)
-		return false;
 	off = addr - map->start + map->pgoff;
-	return off <= INT64_MAX && pread(f->fd, out, 8, (off_t)off) == 8;
+	if (f->fd >= 0 && off <= INT64_MAX && pread(f->fd, out, 8, (off_t)off) != 8)
+		*out = 0;
+	return true;
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
@@ -184,7 +222,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	if (addr + 8 < addr)
 		return false;
 	/* perf leaves the copy's last word to the files too */
-	if (addr < u->sp || addr + 8 > u->sp + len)
+	if (addr < u->sp || addr + 8 >= u->sp + len)
 		return read_file_word(u, addr, result);
 	memcpy(result, (const char *)s->stack_user + (addr - u->sp), 8);
 	if (s->swapped)
@@ -213,6 +251,13 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct pki_unwinder *u = arg;
 
+	if (u->guessed) {
+		/* libunwind's guess knows these alone */
+		if (!dwfl_thread_state_registers(thread, RBP, 2, &u->regs[RBP]))
+			return false;
+		dwfl_thread_state_register_pc(thread, u->pc);
+		return true;
+	}
 	if (!dwfl_thread_state_registers(thread, 0, u->nr_regs, u->regs))
 		return false;
 	if (u->arch == PKI_ARCH_AARCH64)
@@ -243,10 +288,161 @@ static void add_frame(struct pki_unwinder *u, Dwfl_Module *mod, uint64_t pc)
 	u->n += n;
 }
 
+static bool has_debug_frame(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf_Scn *scn = NULL;
+	size_t strndx;
+	bool found = false;
+
+	if (elf && !elf_getshdrstrndx(elf, &strndx)) {
+		while (!found && (scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			found = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+				(name = elf_strptr(elf, strndx, sh.sh_name)) &&
+				!strcmp(name, ".debug_frame");
+		}
+	}
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+/* Whether perf finds no CFI for the code at pc (struct uw_file). */
+static bool no_cfi_at(struct pki_unwinder *u, uint64_t pc)
+{
+	const struct pki_map *map = pki_maps_find(u->t->maps, pc);
+	struct uw_file *f = map ? file_of(u, map) : NULL;
+
+	if (!f || !f->path)
+		return false;
+	if (f->no_cfi < 0)
+		f->no_cfi = !has_debug_frame(f->path);
+	return f->no_cfi;
+}
+
+static bool read_word(void *arg, uint64_t addr, uint64_t *out)
+{
+	Dwarf_Word w;
+
+	if (!memory_read(NULL, addr, &w, arg))
+		return false;
+	*out = w;
+	return true;
+}
+
+/*
+ * After frame state at ip, which perf has no CFI for: the caller perf's
+ * libunwind guesses, as the registers of the next run (u->restart), or a
+ * caller at 0 (perf shows ffffffffffffffff, its return address minus one,
+ * and stops), or nothing.  Returns whether the chain goes on.
+ */
+static bool guess_caller(struct pki_unwinder *u, Dwfl_Frame *state, uint64_t ip)
+{
+	struct pki_guess_frame f = {.ip = ip}, caller;
+	Dwarf_Word sp, fp;
+
+	if (u->arch != PKI_ARCH_X86_64 || dwfl_frame_reg(state, RSP, &sp))
+		return false;
+	f.sp = sp;
+	f.has_fp = !dwfl_frame_reg(state, RBP, &fp);
+	f.fp = f.has_fp ? fp : 0;
+	if (!pki_unwind_guess(&f, read_word, u, &caller))
+		return false;
+	if (!caller.ip) {
+		add_frame(u, NULL, UINT64_MAX);
+		u->depth++;
+		return false;
+	}
+	memset(u->regs, 0, sizeof(u->regs));
+	u->regs[RBP] = caller.fp;
+	u->regs[RSP] = caller.sp;
+	u->pc = caller.ip; /* u->sp stays the stack copy's start */
+	u->restart = true;
+	return true;
+}
+
+/* The CFI row libdw unwinds the frame at lookup by (.eh_frame first). */
+static Dwarf_Frame *cfi_row(Dwfl_Module *mod, Dwarf_Addr lookup)
+{
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+	Dwarf_Frame *row = NULL;
+
+	if (cfi && !dwarf_cfi_addrframe(cfi, lookup - bias, &row))
+		return row;
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && !dwarf_cfi_addrframe(cfi, lookup - bias, &row))
+		return row;
+	return NULL;
+}
+
+/* The CFA of row in state, for the plain rule (a register plus an offset). */
+static bool cfa_of(Dwarf_Frame *row, Dwfl_Frame *state, Dwarf_Word *cfa)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+	Dwarf_Word reg, regno, off;
+
+	if (dwarf_frame_cfa(row, &ops, &nops) || nops != 1)
+		return false;
+	if (ops[0].atom == DW_OP_bregx) {
+		regno = ops[0].number;
+		off = ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		regno = ops[0].atom - DW_OP_breg0;
+		off = ops[0].number;
+	} else {
+		return false;
+	}
+	if (regno > 32 || dwfl_frame_reg(state, (unsigned)regno, &reg))
+		return false;
+	*cfa = reg + off;
+	return true;
+}
+
+/*
+ * Whether the caller of the frame in state (its CFI row found at lookup)
+ * has a return address of 0 saved on the stack, and a frame pointer
+ * that is not undefined.  libdw ends the chain there; perf's libunwind
+ * takes 0 as a caller, shows it as ffffffffffffffff (0 minus one) and
+ * ends after it.
+ */
+static bool caller_at_zero(struct pki_unwinder *u, Dwfl_Frame *state, Dwfl_Module *mod,
+			   Dwarf_Addr lookup)
+{
+	Dwarf_Frame *row = cfi_row(mod, lookup);
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	Dwarf_Word cfa, at, ra = 1, fp;
+	bool zero = false;
+	int ra_reg;
+
+	if (!row)
+		return false;
+	ra_reg = dwarf_frame_info(row, NULL, NULL, NULL);
+	/* the return address at CFA + offset, a location (no stack value) */
+	if (ra_reg >= 0 && !dwarf_frame_register(row, ra_reg, mem, &ops, &nops) && nops &&
+	    nops <= 2 && ops[0].atom == DW_OP_call_frame_cfa &&
+	    (nops == 1 || ops[1].atom == DW_OP_plus_uconst) && cfa_of(row, state, &cfa)) {
+		at = cfa + (nops == 2 ? ops[1].number : 0);
+		zero = read_word(u, at, &ra) && !ra;
+	}
+	/* libunwind: no frame pointer location in the caller, no caller */
+	if (zero && !dwarf_frame_register(row, RBP, mem, &ops, &nops) && !nops)
+		zero = ops == NULL && !dwfl_frame_reg(state, RBP, &fp);
+	free(row);
+	return zero;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct pki_unwinder *u = arg;
-	Dwarf_Addr pc;
+	Dwarf_Addr pc, ip;
 	bool activation;
 	Dwfl_Module *mod;
 
@@ -257,15 +453,24 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	module_at(u, pc);
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
-	/* a caller's return address is past its call: perf shows the call */
-	if (!activation)
+	ip = pc;
+	/* a caller's return address is past its call: perf shows the call
+	 * (a guessed caller starts a run, as if it were the sample's) */
+	if (!activation || u->from_guess)
 		pc--;
+	u->from_guess = false;
 	if (!pc)
 		return DWARF_CB_ABORT;
 	mod = module_at(u, pc);
 	add_frame(u, mod, pc);
 	if (++u->depth >= u->max_stack || u->n >= u->max || !mod)
 		return DWARF_CB_ABORT;
+	if (no_cfi_at(u, pc)) {
+		guess_caller(u, state, ip);
+		return DWARF_CB_ABORT;
+	}
+	u->zero_caller = u->arch == PKI_ARCH_X86_64 &&
+			 caller_at_zero(u, state, mod, activation ? ip : ip - 1);
 	return DWARF_CB_OK;
 }
 
@@ -346,7 +551,21 @@ size_t pki_unwind_user(struct pk_session *s, const struct pk_session_sample *ev,
 			add_frame(u, NULL, u->pc);
 		return u->n;
 	}
-	if (dwfl_getthread_frames(u->dwfl, 1, frame_cb, u) && !u->n)
-		pki_debug("unwind: %s", dwfl_errmsg(-1));
+	u->guessed = false;
+	for (;;) {
+		int err;
+
+		u->restart = u->zero_caller = false;
+		u->from_guess = u->guessed;
+		err = dwfl_getthread_frames(u->dwfl, 1, frame_cb, u);
+		if (err && !u->n)
+			pki_debug("unwind: %s", dwfl_errmsg(-1));
+		/* libdw ended the chain where perf's goes on to 0 */
+		if (!err && u->zero_caller && u->depth < u->max_stack && u->n < u->max)
+			add_frame(u, NULL, UINT64_MAX);
+		if (!u->restart)
+			break;
+		u->guessed = true; /* from the caller guess_caller() found */
+	}
 	return u->n;
 }

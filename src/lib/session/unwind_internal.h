@@ -41,6 +41,24 @@ bool pki_unwind_regs(enum pki_unwind_arch arch, const struct pk_sample *s, uint6
  * ending with the function itself; 0 when the debug info says nothing
  * (then the frame stands alone).
  */
+/* unwind_guess.c: an x86-64 frame as perf's libunwind guesses callers. */
+struct pki_guess_frame {
+	uint64_t ip; /* its code address (a caller's: the return address) */
+	uint64_t sp; /* its stack pointer */
+	uint64_t fp; /* its frame pointer (rbp), when has_fp */
+	bool has_fp;
+};
+
+/* A word of the sample's memory as perf reads it (stack copy or file). */
+typedef bool pki_read_word_fn(void *arg, uint64_t addr, uint64_t *out);
+
+/*
+ * The caller libunwind guesses for frame f when it finds no CFI for it
+ * (x86-64 only): true with *caller set, false when the chain ends there.
+ */
+bool pki_unwind_guess(const struct pki_guess_frame *f, pki_read_word_fn *read, void *arg,
+		      struct pki_guess_frame *caller);
+
 size_t pki_inline_frames(struct pk_session *s, Dwfl_Module *mod, Dwarf_Addr pc,
 			 const struct pk_location *loc, struct pk_frame *frames, size_t max);
 void pki_inlines_free(struct pk_session *s);
