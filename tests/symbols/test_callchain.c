@@ -204,6 +204,37 @@ static void test_mixed_children_order(void **state)
 	pki_arena_free(&a);
 }
 
+/*
+ * Inlined frames compare by name with frames that have a symbol, which
+ * compare by start among themselves.  zeta (at 0x100) first; mid, an
+ * inlined frame, goes right of it by name; alpha (at 0x300) left by
+ * start.  alpha inlined somewhere else is equal to alpha by name, but
+ * its search goes right of zeta and of mid by name and never meets it:
+ * perf's node holds two alphas.
+ */
+static void test_inlined_children_split(void **state)
+{
+	static const struct pk_symbol
+		zeta = {.start = 0x100, .end = 0x200, .name = "zeta"},
+		alpha = {.start = 0x300, .end = 0x400, .name = "alpha"},
+		mid = {.start = 0x500, .end = 0x600, .name = "mid", .inlined = true},
+		alpha_inl = {.start = 0x500, .end = 0x600, .name = "alpha", .inlined = true};
+	struct pk_dso d = {.serial = 1};
+	struct pki_arena a = {0};
+	struct pk_callchain_node *root = NULL;
+
+	(void)state;
+	assert_int_equal(append_frame(&a, &root, &d, &zeta, 0x150, 1), 0);
+	assert_int_equal(append_frame(&a, &root, &d, &mid, 0x550, 1), 0);
+	assert_int_equal(append_frame(&a, &root, &d, &alpha, 0x350, 1), 0);
+	assert_int_equal(append_frame(&a, &root, &d, &alpha_inl, 0x560, 1), 0);
+	assert_int_equal(root->nr_children, 4);
+	/* mid again is found: the root's right child */
+	assert_int_equal(append_frame(&a, &root, &d, &mid, 0x570, 1), 0);
+	assert_int_equal(root->nr_children, 4);
+	pki_arena_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_mixed_children_split),
 		cmocka_unit_test(test_resolved_children_merge),
 		cmocka_unit_test(test_mixed_children_order),
+		cmocka_unit_test(test_inlined_children_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -236,10 +236,15 @@ static uint16_t kind_bit(const struct pk_dso *dso, const struct pk_symbol *sym)
  * a plain search. */
 #define MIX_SCAN 64
 
-/* Whether loc's frame, new to p, would make p mixed. */
+/* Whether loc's frame, new to p, would make p mixed: beside an inlined
+ * frame (compared by name with frames that have a symbol, which compare
+ * by address among themselves), or in a DSO with the other kind. */
 static bool mixes(const struct cc_node *p, const struct pk_location *loc)
 {
 	uint16_t bit = kind_bit(loc->dso, loc->sym);
+
+	if (p->pub.nr_children && (p->inlined_children || (loc->sym && loc->sym->inlined)))
+		return true;
 	uint16_t other = loc->sym ? (uint16_t)(bit << 8) : (uint16_t)(bit >> 8);
 
 	if (!(p->kinds & other))
