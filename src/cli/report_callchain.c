@@ -28,6 +28,17 @@ static uint64_t cumul(const struct pk_callchain_node *n)
 	return n->hit + n->children_hit;
 }
 
+/*
+ * Whether n's run of frames goes on into its child: nothing ends at n and
+ * it has one child.  Children left without samples (their samples moved
+ * to where perf's lookups put them) do not count: perf never had them.
+ */
+static bool run_goes_on(const struct pk_callchain_node *n)
+{
+	return !n->hit && n->nr_children && cumul(n->children[0]) &&
+	       (n->nr_children == 1 || !cumul(n->children[1]));
+}
+
 static void print_name(struct report_out *out, const struct pk_callchain_node *n)
 {
 	if (!n->sym) {
@@ -92,7 +103,8 @@ static void frame_line(struct graph *g, const struct pk_callchain_node *run,
 
 static bool shown(const struct graph *g, const struct pk_callchain_node *parent, uint32_t i)
 {
-	return i < parent->nr_children && cumul(parent->children[i]) >= g->min_hit;
+	return i < parent->nr_children && cumul(parent->children[i]) >= g->min_hit &&
+	       cumul(parent->children[i]);
 }
 
 static void print_branches(struct graph *g, const struct pk_callchain_node *parent, int depth,
@@ -108,7 +120,7 @@ static void print_branches(struct graph *g, const struct pk_callchain_node *pare
 		level_line(g, depth, mask);
 		for (;; n = n->children[0]) {
 			frame_line(g, run, n, depth, new_mask);
-			if (n->hit || n->nr_children != 1)
+			if (!run_goes_on(n))
 				break;
 		}
 		print_branches(g, n, depth + 1, new_mask | level_bit(depth));
@@ -141,7 +153,7 @@ static const struct pk_callchain_node *print_single_root(struct graph *g,
 			print_name(g->out, n);
 			report_out_putc(g->out, '\n');
 		}
-		if (n->hit || n->nr_children != 1)
+		if (!run_goes_on(n))
 			return n;
 	}
 }

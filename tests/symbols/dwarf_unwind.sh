@@ -25,8 +25,7 @@
 # by address) is no total order: its entry tree sometimes keeps a second
 # copy of an entry, whose depth then orders equal entries, and which it
 # sometimes prints as an entry of its own.  perfkit replays those lookups
-# (hist_replay.c), so these views must be identical too, but for dw-qsort's
-# (a known gap, below).
+# (hist_replay.c), so these views must be identical too.
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 cc=$(command -v cc || command -v gcc) || { echo "no C compiler"; exit 77; }
@@ -73,23 +72,10 @@ f=$tmp/dw-qsort.data
 check_script dw-qsort "$f"
 grep -q 'msort_with_tmp.*(inlined)' "$tmp/perf" ||
 	echo "note: no inlined msort_with_tmp frames (libc debug info missing?)"
-for mode in "--no-children" "--no-children -g caller" "-g callee" "--no-children -g folded"; do
+for mode in "--no-children" "--no-children -g caller" "-g callee" "--no-children -g folded" \
+	"" "-g caller"; do
 	# shellcheck disable=SC2086 # mode is words or none
 	check_report dw-qsort "$f" $mode
-done
-# Known gap "split-callgraph" (as in report_replay_gen.sh): dw-qsort's
-# children views match in most recordings, but about one test run in six
-# (not reproduced outside the test harness) a call graph under an entry
-# perf's lookups split holds other chains or sibling order than perf's.
-# They are compared and their differences shown, without failing the test.
-for mode in "" "-g caller"; do
-	was=$fail passed=$same
-	# shellcheck disable=SC2086 # mode is words or none
-	check_report dw-qsort "$f" $mode
-	if [ "$same" -eq "$passed" ]; then
-		echo "known gap split-callgraph: dw-qsort report $mode"
-		fail=$was
-	fi
 done
 f=$tmp/dw-short.data
 check_script dw-short "$f"

@@ -14,25 +14,14 @@
 # dso,sym and sym), or with it from -F alone (perf collapses only for a
 # comm key of --sort), where they stay; and higher limits of the call graph,
 # which leave more entries without a tree to draw (merged ones keep
-# theirs).
-# Known gap "split-callgraph" (files late and kernel, --sort sym and --sort
-# dso,sym, -F overhead,comm,dso,sym (all but comms; events passes in some
-# builds, not under ASan), and kernel with --no-children --sort dso,sym): an
-# unresolved
-# entry perf's lookups split in two has the right total in perfkit, but its
-# call graph holds other samples' chains than perf's, so a branch ends
-# where perf's goes on (perfkit prints "--0.70%--main" where perf prints
-# "main").  These views are compared and their differences shown, but do
-# not fail the test; a gap view that passes says so, to be taken off the
-# list.
+# theirs).  Where perf's lookups split an unresolved entry in two, the
+# samples perfkit moves out of an entry's tree leave nodes without samples
+# behind, which perf never had: a branch must still go on through them as
+# perf's does ("main", not "--0.70%--main").
 #	report_replay_gen.sh GEN_REPLAY_RECORDS
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 gen=$1
-gaps=" late:--sort_sym late:--sort_dso,sym kernel:--sort_sym kernel:--sort_dso,sym "
-gaps="$gaps kernel:--no-children_--sort_dso,sym "
-gaps="$gaps late:-F_overhead,comm,dso,sym kernel:-F_overhead,comm,dso,sym "
-gaps="$gaps events:-F_overhead,comm,dso,sym "
 
 n=0
 for m in late comms kernel events; do
@@ -47,24 +36,9 @@ for m in late comms kernel events; do
 		"--no-children --sort sym -g none" "-g graph,5" "-g graph,20" "-g flat,10" \
 		"-F overhead,comm,dso,sym" "-F overhead,comm,dso,sym -g none" \
 		"-F overhead,dso,sym --sort comm -g none"; do
-		case $gaps in
-		*" $m:$(echo "$o" | tr ' ' _) "*)
-			was=$fail passed=$same
-			# shellcheck disable=SC2086 # o is words
-			check_report "$m" "$tmp/$m.data" $o
-			if [ "$same" -gt "$passed" ]; then
-				echo "note: known gap split-callgraph passes for $m $o"
-			else
-				echo "known gap split-callgraph: $m $o"
-				fail=$was
-			fi
-			;;
-		*)
-			# shellcheck disable=SC2086 # o is words or none
-			check_report "$m" "$tmp/$m.data" $o
-			n=$((n + 1))
-			;;
-		esac
+		# shellcheck disable=SC2086 # o is words or none
+		check_report "$m" "$tmp/$m.data" $o
+		n=$((n + 1))
 	done
 done
 cmp_finish "views identical to perf" "$n"
