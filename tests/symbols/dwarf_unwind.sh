@@ -63,7 +63,9 @@ for name in dw-omit dw-no-omit; do
 	# the chains must be unwound ones: main calls middle in every one
 	grep -q 'middle+0x' "$tmp/perf" || { echo "FAIL $name: no unwound frames"; fail=1; }
 	check_script "$name" "$f" -F ip,sym
-	for mode in "" "--no-children" "-g caller"; do
+	# --max-stack in children mode (caller order): perf keeps the
+	# outermost recorded (kernel) frames and the innermost unwound ones
+	for mode in "" "--no-children" "-g caller" "--max-stack 3" "--max-stack 5 -g caller"; do
 		# shellcheck disable=SC2086 # mode is two words or none
 		check_report "$name" "$f" $mode
 	done
@@ -83,7 +85,7 @@ grep -q '^	ffffffffffffffff \[unknown\]' "$tmp/perf" ||
 	{ echo "FAIL dw-short: perf shows no ffffffffffffffff frame"; fail=1; }
 check_report dw-short "$f"
 check_report dw-short "$f" --no-children
-n=20
+n=24
 if [ -n "$norandom" ]; then
 	f=$tmp/dw-forkexec.data
 	check_script dw-forkexec "$f"
@@ -95,7 +97,7 @@ if [ -n "$norandom" ]; then
 		# shellcheck disable=SC2086 # mode is words or none
 		check_report dw-forkexec "$f" $mode
 	done
-	n=24
+	n=28
 else
 	echo "setarch -R not available: no fork+exec recording"
 fi

@@ -4,6 +4,7 @@
  * callchain is used (--max-stack), which frames are hidden (-U), and the
  * totals percentages are of (--percentage).
  */
+#include <stdlib.h>
 #include <string.h>
 #include "hist_internal.h"
 
@@ -26,6 +27,32 @@ size_t pki_frames_drop_unresolved(struct pk_frame *frames, size_t n)
 	return kept;
 }
 
+/*
+ * A DWARF sample in caller order: perf cuts its two parts apart, the
+ * recorded (kernel) chain walked from its end, keeping the outermost
+ * max_stack frames, and the unwound user chain by the unwinder, from the
+ * leaf.  The kernel frames come first (callee first, as everywhere).
+ */
+static size_t unwound_caller(struct pk_session *s, const struct pk_session_sample *ev,
+			     struct pk_frame *frames, size_t cap, size_t max_stack)
+{
+	struct pk_session_sample recorded = *ev;
+	struct pk_frame *kernel;
+	size_t n = pk_session_callchain_max(s, ev, frames, cap, max_stack), k;
+
+	if (n < max_stack)
+		return n; /* nothing was cut */
+	recorded.sample.type &= ~(uint64_t)PERF_SAMPLE_STACK_USER;
+	kernel = malloc(cap * sizeof(*kernel));
+	if (!kernel)
+		return n; /* the innermost frames, then */
+	k = pk_session_callchain_max(s, &recorded, kernel, cap, cap);
+	if (k > max_stack)
+		memcpy(frames, kernel + k - max_stack, max_stack * sizeof(*frames));
+	free(kernel);
+	return n;
+}
+
 /* perf walks a recorded callchain from the end in caller order, so
  * --max-stack keeps the outermost frames there; an unwound (DWARF) chain
  * is cut by the unwinder, from the leaf, whatever the order */
@@ -34,7 +61,9 @@ size_t pki_hist_callchain(bool caller, struct pk_session *s, const struct pk_ses
 {
 	size_t n;
 
-	if (!caller || (ev->sample.type & PERF_SAMPLE_STACK_USER))
+	if (caller && (ev->sample.type & PERF_SAMPLE_STACK_USER))
+		return unwound_caller(s, ev, frames, cap, max_stack);
+	if (!caller)
 		return pk_session_callchain_max(s, ev, frames, cap, max_stack);
 	n = pk_session_callchain_max(s, ev, frames, cap, cap);
 	if (n <= max_stack)
