@@ -41,4 +41,16 @@ if perf record -q -o "$tmp/pf.data" -e page-faults -c 1 -d --data-page-size --co
 else
 	echo "skip live page faults: perf record not permitted"
 fi
+# A C program that does nothing faults once in its data, at exit, where
+# crtstuff's completed.0 (local, size 1) and __TMC_END__ (global, size 0)
+# share an address: perf names __TMC_END__ (ends fixed before aliases go).
+cc=$(command -v cc || command -v gcc)
+if [ -n "$cc" ] && printf 'int main(void) { return 0; }\n' >"$tmp/nothing.c" &&
+	"$cc" -O2 -o "$tmp/nothing" "$tmp/nothing.c" &&
+	perf record -q -o "$tmp/nothing.data" -e page-faults -c 1 -d -- "$tmp/nothing" \
+		>/dev/null 2>&1; then
+	check nothing-addr "$tmp/nothing.data" -F +addr
+	grep -q '__TMC_END__' "$tmp/perf" ||
+		echo "note: no fault at __TMC_END__ in this build of the program"
+fi
 cmp_finish "outputs identical to perf script"

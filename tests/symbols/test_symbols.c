@@ -339,6 +339,28 @@ static void test_plt_overlap(void **state)
 	pk_symtab_free(st);
 }
 
+/*
+ * gcc's .data end and .bss start: a local completed.0 of size 1 loaded
+ * (locals come first) before a global __TMC_END__ of size 0 at the same
+ * address.  perf gives __TMC_END__ its end (the next symbol's start)
+ * before it drops aliases, and then keeps the global one (perf script -F
+ * +addr of a page fault there names __TMC_END__).
+ */
+static void test_alias_after_ends(void **state)
+{
+	struct pk_symtab *st = pki_symtab_new(NULL);
+
+	(void)state;
+	assert_non_null(st);
+	assert_int_equal(pki_symtab_add_raw(st, 0x4048, 1, "completed.0", PKI_BIND_LOCAL, 0), 0);
+	assert_int_equal(pki_symtab_add_raw(st, 0x4048, 0, "__TMC_END__", PKI_BIND_GLOBAL, 0), 0);
+	add(st, 0x4050, 8, "later");
+	assert_int_equal(pki_symtab_finish(st, PKI_FIXUP_ELF), 0);
+	assert_string_equal(name_at(st, 0x4048), "__TMC_END__");
+	assert_int_equal(pk_symtab_lookup(st, 0x4048)->end, 0x4050);
+	pk_symtab_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_rbsim),
 		cmocka_unit_test(test_rbidx_turned),
 		cmocka_unit_test(test_plt_overlap),
+		cmocka_unit_test(test_alias_after_ends),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,7 +49,7 @@ int pk_symtab_load_perf_map(struct pk_symtab **out, const char *path,
 	free(line);
 	fclose(f);
 	if (!err)
-		err = pki_symtab_finish(st, PKI_FIXUP_ELF);
+		err = pki_symtab_finish(st, PKI_FIXUP_PERF_MAP);
 	if (err) {
 		pk_symtab_free(st);
 		return err;

@@ -267,10 +267,12 @@ int pki_symtab_finish(struct pk_symtab *st, enum pki_fixup how)
 	if (early)
 		qsort(st->syms, early, sizeof(*st->syms), cmp_start);
 	/*
-	 * perf gives kallsyms their ends before dropping aliases, so of two
-	 * symbols at one address the later one (which got a size) stays.
+	 * perf gives an ELF or kallsyms table its ends before dropping
+	 * aliases, so of two symbols at one address the one that got a size
+	 * (the later one, its end the next symbol's start) can stay: a
+	 * global __TMC_END__ of size 0 over a local completed.0 of size 1.
 	 */
-	if (how == PKI_FIXUP_KALLSYMS)
+	if (how != PKI_FIXUP_PERF_MAP)
 		fix_ends(st, early, how);
 	err = drop_duplicates(st, &kept, &dropped);
 	if (err)

@@ -65,7 +65,10 @@ void pki_symtab_mark_late(struct pk_symtab *st);
 
 uint32_t pki_symtab_module_id(struct pk_symtab *st, const char *name);
 
-enum pki_fixup { PKI_FIXUP_ELF, PKI_FIXUP_KALLSYMS };
+/* How a table is cleaned up: ELF and kallsyms as perf does (zero-sized
+ * symbols get their ends first, then duplicates go), a perf-PID.map file
+ * the other way round. */
+enum pki_fixup { PKI_FIXUP_ELF, PKI_FIXUP_KALLSYMS, PKI_FIXUP_PERF_MAP };
 
 /* Sort, drop duplicate starts keeping the best name, give zero-sized
  * symbols an end, and make the name pointers final. */
