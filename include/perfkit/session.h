@@ -102,6 +102,24 @@ uint64_t pk_session_nr_bad_samples(const struct pk_session *s);
 /* Samples the kernel reported lost (LOST_SAMPLES records) so far. */
 uint64_t pk_session_lost_samples(const struct pk_session *s);
 
+/*
+ * Per-thread counter totals (perf record -s writes each counter's count
+ * of a thread when it exits: PERF_RECORD_READ), summed per thread and
+ * event over the records read so far, threads and events in the order
+ * they first came: value[t * nr_counters + c] is thread t's count of
+ * counter[c].
+ */
+struct pk_thread_counts {
+	size_t nr_threads, nr_counters;
+	const int32_t *pid, *tid;	      /* by thread */
+	const struct pk_attr *const *counter; /* by counter */
+	const uint64_t *value;
+};
+
+/* Fill *out; its arrays belong to the session and stay valid until the
+ * next call or pk_session_close().  0 or -ENOMEM. */
+int pk_session_thread_counts(struct pk_session *s, struct pk_thread_counts *out);
+
 /* Resolve addr for thread as perf would with cpumode (user or kernel). */
 void pk_session_resolve(struct pk_session *s, const struct pk_thread *t, uint8_t cpumode,
 			uint64_t addr, struct pk_location *out);

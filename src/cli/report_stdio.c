@@ -557,6 +557,47 @@ static bool graphs_refused(struct pk_session *s, const struct report_stdio_opts 
 	return true;
 }
 
+static int digits(int64_t v)
+{
+	return snprintf(NULL, 0, "%lld", (long long)v);
+}
+
+/* -T: each thread's counts at its exit (perf record -s), perf's table:
+ * columns as wide as their widest value or title. */
+static int print_thread_counts(struct pk_session *s, FILE *out)
+{
+	struct pk_thread_counts c;
+	int pidw = 3, tidw = 3, *w;
+	int err = pk_session_thread_counts(s, &c);
+
+	w = err ? NULL : calloc(c.nr_counters ? c.nr_counters : 1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	for (size_t k = 0; k < c.nr_counters; k++)
+		w[k] = (int)strlen(c.counter[k]->name);
+	for (size_t t = 0; t < c.nr_threads; t++) {
+		pidw = digits(c.pid[t]) > pidw ? digits(c.pid[t]) : pidw;
+		tidw = digits(c.tid[t]) > tidw ? digits(c.tid[t]) : tidw;
+		for (size_t k = 0; k < c.nr_counters; k++) {
+			int n = snprintf(NULL, 0, "%" PRIu64, c.value[t * c.nr_counters + k]);
+
+			w[k] = n > w[k] ? n : w[k];
+		}
+	}
+	fprintf(out, "# %*s  %*s", pidw, "PID", tidw, "TID");
+	for (size_t k = 0; k < c.nr_counters; k++)
+		fprintf(out, "  %*s", w[k], c.counter[k]->name);
+	fputc('\n', out);
+	for (size_t t = 0; t < c.nr_threads; t++) {
+		fprintf(out, "  %*d  %*d", pidw, c.pid[t], tidw, c.tid[t]);
+		for (size_t k = 0; k < c.nr_counters; k++)
+			fprintf(out, "  %*" PRIu64, w[k], c.value[t * c.nr_counters + k]);
+		fputc('\n', out);
+	}
+	free(w);
+	return 0;
+}
+
 int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out)
 {
 	struct pk_session_opts so = {.sz = sizeof(so), .force = o->force,
@@ -630,10 +671,8 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	}
 	if (!o->quiet)
 		fputs("#\n#\n", out);
-	/* -T: per-thread values of PERF_SAMPLE_READ counters, which perf 6.1
-	 * prints only for their header */
 	if (o->threads)
-		fputs("# PID  TID\n", out);
+		err = print_thread_counts(s, out);
 out:
 	pk_hist_free(h);
 	pk_sample_filter_free(keep);

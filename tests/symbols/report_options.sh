@@ -112,6 +112,15 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 	check header "$p" --header
 	check threads "$p" -T
 	check quiet-threads "$p" -q -T
+	# record -s: each thread's counts at its exit, -T's table (the shell
+	# and the processes it starts, in the order they ended)
+	if perf record -q -s -o "$tmp/stat.data" -e cpu-clock -F 2000 -- sh -c "$work" \
+		>/dev/null 2>&1; then
+		check stat-threads "$tmp/stat.data" -T
+		grep -q '^#  *PID  *TID  *cpu-clock$' "$tmp/perf" ||
+			{ echo "FAIL stat-threads: perf printed no counts"; fail=1; }
+		check stat-threads-nc "$tmp/stat.data" -T --no-children -n
+	fi
 	check relative-comm "$p" --percentage relative --comms ls
 	check relative-dsos "$p" --percentage relative --dsos libc.so.6,dash
 	check relative-dso "$p" --percentage relative --dsos libc.so.6 -n

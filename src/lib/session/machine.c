@@ -169,6 +169,18 @@ static int process_mmap(struct pk_session *s, const struct pk_record *rec,
 	return user_mmap(s, rec, f);
 }
 
+/* The event of a READ record: from its sample id, else its own id (the
+ * file's one event when it has one). */
+static const struct pk_attr *read_attr(struct pk_session *s, const struct pk_record *rec,
+				       uint64_t id)
+{
+	const struct pk_attr *a = rec->attr ? rec->attr : pk_reader_attr_by_id(s->reader, id);
+
+	if (!a && pk_reader_nr_attrs(s->reader) == 1)
+		a = pk_reader_attr(s->reader, 0);
+	return a;
+}
+
 int pki_machine_process(struct pk_session *s, const struct pk_record *rec)
 {
 	struct pk_record_fields f;
@@ -182,6 +194,7 @@ int pki_machine_process(struct pk_session *s, const struct pk_record *rec)
 	case PK_RECORD_COMM:
 	case PK_RECORD_FORK:
 	case PK_RECORD_LOST_SAMPLES:
+	case PK_RECORD_READ:
 		break;
 	default:
 		return 0;
@@ -200,6 +213,9 @@ int pki_machine_process(struct pk_session *s, const struct pk_record *rec)
 	case PK_RECORD_LOST_SAMPLES:
 		s->lost_samples += f.lost_samples.lost;
 		return 0;
+	case PK_RECORD_READ:
+		return pki_thread_counts_add(s, read_attr(s, rec, f.read.id), (int32_t)f.read.pid,
+					     (int32_t)f.read.tid, f.read.value);
 	case PK_RECORD_FORK:
 		return pki_thread_fork(s, (int32_t)f.task.pid, (int32_t)f.task.tid,
 				       (int32_t)f.task.ppid, (int32_t)f.task.ptid);

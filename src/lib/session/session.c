@@ -61,6 +61,7 @@ void pk_session_close(struct pk_session *s)
 	pki_session_trace_free(s);
 	pki_threads_free(s);
 	pki_inlines_free(s);
+	pki_thread_counts_free(&s->counts);
 	pki_maps_put(s->kernel_maps);
 	pki_dsos_free(s);
 	pk_reader_close(s->reader);

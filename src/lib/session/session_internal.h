@@ -76,6 +76,19 @@ struct pki_loc_entry {
 	struct pk_location loc; /* loc.ip and loc.cpumode are the key too */
 };
 
+/* Per-thread counter totals of PERF_RECORD_READ (thread_counts.c). */
+struct pki_thread_counts {
+	int32_t *pid, *tid; /* by row */
+	size_t nr_threads, alloc_threads;
+	uint64_t *sums; /* [row * nr_attrs + attr index] */
+	uint32_t nr_attrs;
+	uint32_t *order; /* attr indexes, as they first came */
+	size_t nr_order;
+	bool *seen;			 /* by attr index */
+	const struct pk_attr **counters; /* what pk_session_thread_counts() */
+	uint64_t *values;		 /* last handed out */
+};
+
 struct pk_session {
 	struct pk_reader *reader;
 	struct pk_session_opts opts;
@@ -97,7 +110,13 @@ struct pk_session {
 	struct tep_handle *tep;	/* tracepoint formats, parsed on first use */
 	bool tep_failed;
 	struct pki_inlines *inlines; /* inlined frames found by unwinding */
+	struct pki_thread_counts counts; /* perf record -s totals */
 };
+
+/* thread_counts.c */
+int pki_thread_counts_add(struct pk_session *s, const struct pk_attr *attr, int32_t pid,
+			  int32_t tid, uint64_t value);
+void pki_thread_counts_free(struct pki_thread_counts *c);
 
 /* threads.c */
 struct pk_thread *pki_thread_find(struct pk_session *s, int32_t tid);
