@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests of the session's process maps: overlapping MMAPs cut the old
- * maps as perf does, lookups find the right piece. */
+ * maps as perf does, lookups find the right piece.  And the per-thread
+ * counts of READ records (report -T): summed per thread and event, both
+ * in the order they first came. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include "session/session_internal.h"
 
@@ -64,11 +67,50 @@ static void test_overlap_splits(void **state)
 	pki_maps_put(m);
 }
 
+static void test_thread_counts(void **state)
+{
+	struct pk_session *s = calloc(1, sizeof(*s));
+	struct pki_thread_counts *c;
+	struct pk_attr a0 = {.index = 0}, a1 = {.index = 1};
+
+	(void)state;
+	assert_non_null(s);
+	c = &s->counts;
+	/* as if the reader had two events (the first record sets this up) */
+	c->nr_attrs = 2;
+	c->order = calloc(2, sizeof(*c->order));
+	c->seen = calloc(2, sizeof(*c->seen));
+	assert_int_equal(pki_thread_counts_add(s, &a1, 10, 11, 5), 0);
+	assert_int_equal(pki_thread_counts_add(s, &a0, 10, 12, 7), 0);
+	assert_int_equal(pki_thread_counts_add(s, &a1, 10, 11, 6), 0);
+	assert_int_equal(pki_thread_counts_add(s, &a0, 10, 11, 1), 0);
+	assert_int_equal(pki_thread_counts_add(s, NULL, 10, 13, 9), 0); /* no event */
+	assert_int_equal(c->nr_threads, 2);
+	assert_int_equal(c->pid[0], 10);
+	assert_int_equal(c->tid[0], 11);
+	assert_int_equal(c->tid[1], 12);
+	assert_int_equal(c->nr_order, 2);
+	assert_int_equal(c->order[0], 1); /* a1 came first */
+	assert_int_equal(c->sums[0 * 2 + 1], 11);
+	assert_int_equal(c->sums[0 * 2 + 0], 1);
+	assert_int_equal(c->sums[1 * 2 + 0], 7);
+	assert_int_equal(c->sums[1 * 2 + 1], 0);
+	/* many threads: found again by hash, not lost */
+	for (int32_t t = 100; t < 5000; t++)
+		assert_int_equal(pki_thread_counts_add(s, &a0, 1, t, 1), 0);
+	assert_int_equal(pki_thread_counts_add(s, &a0, 1, 4999, 1), 0);
+	assert_int_equal(c->nr_threads, 2 + 4900);
+	assert_int_equal(c->sums[(c->nr_threads - 1) * 2], 2);
+	pki_thread_counts_free(c);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_insert_and_find),
 		cmocka_unit_test(test_overlap_splits),
+		cmocka_unit_test(test_thread_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -81,12 +81,15 @@ struct pki_thread_counts {
 	int32_t *pid, *tid; /* by row */
 	size_t nr_threads, alloc_threads;
 	uint64_t *sums; /* [row * nr_attrs + attr index] */
+	uint32_t *slots; /* row + 1 by pid/tid hash */
+	size_t nr_slots;
 	uint32_t nr_attrs;
 	uint32_t *order; /* attr indexes, as they first came */
 	size_t nr_order;
 	bool *seen;			 /* by attr index */
 	const struct pk_attr **counters; /* what pk_session_thread_counts() */
 	uint64_t *values;		 /* last handed out */
+	bool full;			 /* MAX_SUMS reached */
 };
 
 struct pk_session {
