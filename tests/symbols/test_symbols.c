@@ -138,6 +138,48 @@ static void test_kallsyms(void **state)
 	free(path);
 }
 
+/*
+ * The layouts kallsyms has on other machines: module symbols after the
+ * kernel's, out of address order, modules coming back after another;
+ * an address too long to be one; no newline at the end.
+ */
+static void test_kallsyms_layout(void **state)
+{
+	static const char text[] = "ffffffff81000000 T _text\n"
+				   "ffffffff81000100 T first\n"
+				   "ffffffffc0000300 t late_fn\t[moda]\n"
+				   "ffffffffc0000100 t early_fn\t[moda]\n"
+				   "ffffffffc0001000 t b_fn\t[modb]\n"
+				   "ffffffffc0000200 t mid_fn\t[moda]\n"
+				   "1ffffffff81000180 T too_long\n"
+				   "ffffffffc0002000 T last_fn\t[modb]";
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct pk_symtab *st;
+	const struct pk_symbol *s;
+
+	(void)state;
+	assert_int_equal(pk_symtab_load_kallsyms(&st, path, NULL), 0);
+	assert_int_equal(pk_symtab_count(st), 7);
+	assert_string_equal(pk_symtab_lookup(st, 0xffffffffc0000150ULL)->name, "early_fn");
+	assert_string_equal(pk_symtab_lookup(st, 0xffffffffc0000250ULL)->name, "mid_fn");
+	assert_string_equal(pk_symtab_lookup(st, 0xffffffffc0000350ULL)->name, "late_fn");
+	/* first runs on to the page after it: the next symbol is a module's */
+	assert_string_equal(pk_symtab_lookup(st, 0xffffffff81000190ULL)->name, "first");
+	s = pk_symtab_lookup(st, 0xffffffffc0002010ULL);
+	assert_string_equal(s->name, "last_fn");
+	for (size_t i = 0; i < pk_symtab_count(st); i++) {
+		const char *name = pk_symtab_at(st, i)->name;
+
+		if (!strcmp(name, "mid_fn") || !strcmp(name, "late_fn"))
+			assert_string_equal(pk_symtab_module(st, i), "moda");
+		if (!strcmp(name, "b_fn") || !strcmp(name, "last_fn"))
+			assert_string_equal(pk_symtab_module(st, i), "modb");
+	}
+	pk_symtab_free(st);
+	unlink(path);
+	free(path);
+}
+
 static void test_perf_map(void **state)
 {
 	static const char text[] = "7f0000001000 40 jitted_fn\n"
@@ -374,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_rbidx_turned),
 		cmocka_unit_test(test_plt_overlap),
 		cmocka_unit_test(test_alias_after_ends),
+		cmocka_unit_test(test_kallsyms_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,13 +22,38 @@ struct ksym_line {
 	char *module;	/* NULL for the kernel proper */
 };
 
-/* Split one line in place; false when it is not a symbol line. */
+/* A hex number of 1 to 16 digits at s (longer ones are no address);
+ * *end is where it stops. */
+static bool parse_hex(char *s, uint64_t *v, char **end)
+{
+	uint64_t x = 0;
+	char *p = s;
+
+	for (;; p++) {
+		unsigned c = (unsigned char)*p, d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		if (p - s == 16)
+			return false;
+		x = x << 4 | d;
+	}
+	*v = x;
+	*end = p;
+	return p != s;
+}
+
+/* Split one line (NUL-terminated) in place; false when it is not a
+ * symbol line. */
 static bool parse_line(char *line, struct ksym_line *out)
 {
 	char *end, *p;
 
-	out->addr = strtoull(line, &end, 16);
-	if (end == line || *end != ' ' || !end[1] || end[2] != ' ')
+	if (!parse_hex(line, &out->addr, &end) || *end != ' ' || !end[1] || end[2] != ' ')
 		return false;
 	out->type = end[1];
 	out->name = end + 3;
@@ -53,47 +78,113 @@ static bool kept_type(char type)
 	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
 }
 
+/*
+ * Each line of the file, NUL-terminated in place (its newline gone), to
+ * fn until fn returns non-zero (> 0: stop, < 0: an error).  The file is
+ * read a megabyte at a time: /proc/kallsyms is made on every read, and
+ * line by line through stdio its parsing cost as much again.  A line
+ * longer than that is no symbol line and is skipped.  0, fn's error, or a
+ * negative errno.
+ */
+#define CHUNK (1u << 20)
+
+typedef int line_fn(void *arg, char *line);
+
+static int each_line(const char *path, line_fn *fn, void *arg)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	char *buf = fd < 0 ? NULL : malloc(CHUNK + 1);
+	size_t have = 0;
+	bool skipping = false;
+
+	if (fd < 0)
+		return -errno;
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (!err) {
+		ssize_t n = read(fd, buf + have, CHUNK - have);
+		char *line = buf, *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			err = -errno;
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		while (!err && (nl = memchr(line, '\n', have - (size_t)(line - buf)))) {
+			*nl = '\0';
+			if (!skipping)
+				err = fn(arg, line);
+			skipping = false;
+			line = nl + 1;
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have == CHUNK) { /* a line longer than the chunk */
+			have = 0;
+			skipping = true;
+		}
+	}
+	if (!err && have && !skipping) { /* the last line, without a newline */
+		buf[have] = '\0';
+		err = fn(arg, buf);
+	}
+	free(buf);
+	close(fd);
+	return err < 0 ? err : 0;
+}
+
+struct load {
+	struct pk_symtab *st;
+	int64_t reloc;
+	const char *last_module; /* the table's copy of its name */
+	uint32_t last_mod;
+};
+
+static int add_line(void *arg, char *line)
+{
+	struct load *l = arg;
+	struct ksym_line k;
+	uint32_t mod = 0;
+
+	if (!parse_line(line, &k) || !kept_type(k.type))
+		return 0;
+	if (k.module) {
+		/* a module's symbols come together: its number is the last one */
+		if (!l->last_module || strcmp(l->last_module, k.module)) {
+			l->last_mod = pki_symtab_module_id(l->st, k.module);
+			l->last_module = l->last_mod ? l->st->modules[l->last_mod] : NULL;
+		}
+		mod = l->last_mod;
+	}
+	return pki_symtab_add(l->st, k.addr - (uint64_t)l->reloc, 0, k.name,
+			      islower((unsigned char)k.type) ? PKI_BIND_LOCAL : PKI_BIND_GLOBAL,
+			      mod);
+}
+
 int pk_symtab_load_kallsyms(struct pk_symtab **out, const char *path,
 			    const struct pk_symtab_opts *opts)
 {
-	int64_t reloc = opts && opts->sz >= offsetof(struct pk_symtab_opts, reloc) + 8 ? opts->reloc
-										      : 0;
-	FILE *f = fopen(path, "re");
-	struct pk_symtab *st;
-	char *line = NULL;
-	size_t cap = 0;
-	int err = 0;
+	int64_t reloc =
+		opts && opts->sz >= offsetof(struct pk_symtab_opts, reloc) + 8 ? opts->reloc : 0;
+	struct load l = {.reloc = reloc};
+	int err;
 
 	*out = NULL;
-	if (!f)
-		return -errno;
-	st = pki_symtab_new(opts);
-	if (!st) {
-		fclose(f);
+	l.st = pki_symtab_new(opts);
+	if (!l.st)
 		return -ENOMEM;
-	}
-	while (!err && getline(&line, &cap, f) > 0) {
-		struct ksym_line k;
-		uint32_t mod = 0;
-
-		if (!parse_line(line, &k) || !kept_type(k.type))
-			continue;
-		if (k.module)
-			mod = pki_symtab_module_id(st, k.module);
-		err = pki_symtab_add(st, k.addr - (uint64_t)reloc, 0, k.name,
-				     islower((unsigned char)k.type) ? PKI_BIND_LOCAL
-								    : PKI_BIND_GLOBAL,
-				     mod);
-	}
-	free(line);
-	fclose(f);
+	err = each_line(path, add_line, &l);
 	if (!err)
-		err = pki_symtab_finish(st, PKI_FIXUP_KALLSYMS);
+		err = pki_symtab_finish(l.st, PKI_FIXUP_KALLSYMS);
 	if (err) {
-		pk_symtab_free(st);
+		pk_symtab_free(l.st);
 		return err;
 	}
-	*out = st;
+	*out = l.st;
 	return 0;
 }
 

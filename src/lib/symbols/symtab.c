@@ -146,6 +146,37 @@ static int cmp_start(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/*
+ * The symbols in address order (load order among equals).  kallsyms and
+ * most symbol tables come mostly sorted: the sorted run at the start is
+ * kept, the rest sorted and merged into it.  0 or -ENOMEM.
+ */
+static int sort_by_start(struct pki_sym *v, size_t n)
+{
+	size_t run = n ? 1 : 0, i = 0, j;
+	struct pki_sym *tmp;
+
+	while (run < n && cmp_start(&v[run - 1], &v[run]) <= 0)
+		run++;
+	if (run == n)
+		return 0;
+	qsort(v + run, n - run, sizeof(*v), cmp_start);
+	tmp = malloc(run * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, v, run * sizeof(*tmp));
+	/* merge from the front: v[k] is free once k < i + (j - run) */
+	j = run;
+	for (size_t k = 0; k < n; k++) {
+		if (i < run && (j == n || cmp_start(&tmp[i], &v[j]) <= 0))
+			v[k] = tmp[i++];
+		else
+			v[k] = v[j++];
+	}
+	free(tmp);
+	return 0;
+}
+
 static size_t leading_underscores(const char *s)
 {
 	size_t n = 0;
@@ -264,8 +295,9 @@ int pki_symtab_finish(struct pk_symtab *st, enum pki_fixup how)
 	struct dropped_list dropped = {0};
 	int err;
 
-	if (early)
-		qsort(st->syms, early, sizeof(*st->syms), cmp_start);
+	err = sort_by_start(st->syms, early);
+	if (err)
+		return err;
 	/*
 	 * perf gives an ELF or kallsyms table its ends before dropping
 	 * aliases, so of two symbols at one address the one that got a size
