@@ -75,6 +75,14 @@ struct pk_hist_by {
 	enum pk_hist_key key; /* PK_HIST_BY_KEY */
 };
 
+/*
+ * The names of a --symbols list as perf reads it: an entry that is a
+ * whole hex number ("fc", "0x1250") filters by address, the others by
+ * name.  Writes the names, comma separated, to out (at most len bytes,
+ * NUL-terminated when len > 0) and returns how many there are.
+ */
+size_t pk_hist_symbol_names(const char *list, char *out, size_t len);
+
 struct pk_hist_opts {
 	size_t sz;			/* sizeof(struct pk_hist_opts) */
 	const enum pk_hist_key *keys;	/* NULL: comm, dso, sym */

@@ -296,6 +296,10 @@ static bool single(const char *list)
  * hides its column, unless that would hide them all. */
 static void print_filters(FILE *out, const struct report_stdio_opts *o, struct blayout *l)
 {
+	char sym[256];
+	/* entries that read as numbers are addresses (pk_hist_symbol_names()) */
+	bool one_sym = o->symbols && pk_hist_symbol_names(o->symbols, sym, sizeof(sym)) == 1 &&
+		       strlen(sym) < sizeof(sym) - 1;
 	bool all = true;
 
 	for (uint32_t i = 0; i < l->nr_keys; i++) {
@@ -307,8 +311,8 @@ static void print_filters(FILE *out, const struct report_stdio_opts *o, struct b
 		} else if (k == PK_BRANCH_KEY_DSO && single(o->dsos)) {
 			fprintf(out, "# dso: %s\n", o->dsos);
 			l->elide[k] = true;
-		} else if (k == PK_BRANCH_KEY_SYM && single(o->symbols)) {
-			fprintf(out, "# symbol: %s\n", o->symbols);
+		} else if (k == PK_BRANCH_KEY_SYM && one_sym) {
+			fprintf(out, "# symbol: %s\n", sym);
 			l->elide[k] = true;
 		}
 		all = all && l->elide[k];

@@ -160,7 +160,8 @@ static int print_event(FILE *out, struct report_layout *l, const struct pk_hist_
 }
 
 /* The filter list of a key that has one (comm, dso, sym), else NULL. */
-static const char *key_filter(const struct report_stdio_opts *o, enum pk_hist_key k)
+static const char *key_filter(const struct report_stdio_opts *o, const struct report_layout *l,
+			      enum pk_hist_key k)
 {
 	switch (k) {
 	case PK_HIST_KEY_COMM:
@@ -168,7 +169,7 @@ static const char *key_filter(const struct report_stdio_opts *o, enum pk_hist_ke
 	case PK_HIST_KEY_DSO:
 		return o->dsos;
 	case PK_HIST_KEY_SYM:
-		return o->symbols;
+		return l->sym_names;
 	default:
 		return NULL;
 	}
@@ -203,7 +204,7 @@ static uint32_t set_elided(const struct report_stdio_opts *o, struct report_layo
 	l->nr_named = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		all |= 1u << keys[i];
-		if (single(key_filter(o, keys[i]))) {
+		if (single(key_filter(o, l, keys[i]))) {
 			l->elide[keys[i]] = true;
 			l->named[l->nr_named++] = keys[i];
 			mask |= 1u << keys[i];
@@ -233,7 +234,7 @@ static void print_filters(FILE *out, const struct report_stdio_opts *o, struct r
 							   [PK_HIST_KEY_DSO] = "dso",
 							   [PK_HIST_KEY_SYM] = "symbol"};
 	for (uint32_t i = 0; i < l->nr_named; i++)
-		fprintf(out, "# %s: %s\n", names[l->named[i]], key_filter(o, l->named[i]));
+		fprintf(out, "# %s: %s\n", names[l->named[i]], key_filter(o, l, l->named[i]));
 	if (!l->fields_set)
 		report_columns_default(l, o);
 }
@@ -607,13 +608,26 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	struct pk_session *s = NULL;
 	struct pk_sample_filter *keep = NULL;
 	struct pk_hist *h = NULL;
+	char *sym_names = NULL;
 	int err, status = 0;
 
 	cli_setup_library_output(o->verbose);
+	if (o->symbols) {
+		size_t len = strlen(o->symbols) + 1;
+
+		sym_names = malloc(len);
+		if (!sym_names) {
+			cli_error("report: out of memory");
+			return 1;
+		}
+		pk_hist_symbol_names(o->symbols, sym_names, len);
+		l.sym_names = sym_names;
+	}
 	err = pk_session_open(&s, input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit: %s\n", pk_session_error(s));
 		pk_session_close(s);
+		free(sym_names);
 		return 1;
 	}
 	if (graphs_refused(s, o, out, &err))
@@ -677,5 +691,6 @@ out:
 	pk_hist_free(h);
 	pk_sample_filter_free(keep);
 	pk_session_close(s);
+	free(sym_names);
 	return status ? status : err ? 1 : 0;
 }

@@ -91,6 +91,8 @@ struct report_layout {
 	bool accumulate;		/* entries of the callchains too */
 	bool children;			/* their column, and the order by it */
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
+	const char *sym_names;		/* the names of --symbols (not its
+					 * addresses: pk_hist_symbol_names()) */
 	enum pk_hist_key named[PK_HIST_KEY_MAX]; /* and are named, in this order */
 	const char *time_str;			 /* --time, named after the event */
 	uint32_t nr_named;

@@ -160,6 +160,18 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 	check g-dso-self "$g" --dsos libc.so.6 --no-children
 	check g-dso-sort "$g" --sort dso --dsos dash -g none
 	check g-symbols "$g" --symbols main,__strcmp_evex -g none
+	# an entry that reads as a hex number is an address to perf: "fc"
+	# names nothing (no "# symbol:" line, the column stays), a sample's own
+	# address keeps that sample's entry, and beside a name only the name
+	# is shown above the table
+	check g-symbols-hexword "$g" --symbols fc -g none
+	kip=$(perf script -i "$g" -F ip 2>/dev/null | awk '$1 ~ /^ffffffff/ { print $1; exit }')
+	if [ -n "$kip" ]; then
+		check g-symbols-address "$g" --symbols "$kip" -g none --no-children
+		grep -q '%' "$tmp/perf" ||
+			{ echo "FAIL g-symbols-address: perf kept no entry at $kip"; fail=1; }
+		check g-symbols-mixed "$g" --symbols "main,0x$kip" -g none
+	fi
 	check g-relative-self "$g" --percentage relative --comms ls --no-children -n
 	check g-relative-folded "$g" --percentage relative --comms ls --no-children -g folded
 	check g-fields "$g" -F overhead_children,overhead,sample,comm,dso -g none

@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <cmocka.h>
+#include <string.h>
 #include <perfkit/filter.h>
+#include <perfkit/report.h>
 #include "filter/filter_internal.h"
 
 #define SEC 1000000000ULL
@@ -123,13 +125,30 @@ static void test_cpu_list(void **state)
 	assert_int_equal(pki_filter_cpu_list("0-2000000000", &cpus, &nr), -E2BIG);
 }
 
+/* --symbols entries that read whole as hex numbers (strtoul, base 16)
+ * are addresses to perf, the rest names. */
+static void test_symbol_names(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_int_equal(pk_hist_symbol_names("fc", out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(pk_hist_symbol_names("main,fc,0x1250,deadx", out, sizeof(out)), 2);
+	assert_string_equal(out, "main,deadx");
+	assert_int_equal(pk_hist_symbol_names("fg,abz, 12 ,0x", out, sizeof(out)), 3);
+	assert_string_equal(out, "fg,abz,0x");
+	/* too small a buffer: the count is still right, the text cut */
+	assert_int_equal(pk_hist_symbol_names("alpha,beta", out, 4), 2);
+	assert_string_equal(out, "alp");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_absolute),
-		cmocka_unit_test(test_rejected),
-		cmocka_unit_test(test_percent),
-		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_absolute),     cmocka_unit_test(test_rejected),
+		cmocka_unit_test(test_percent),	     cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_symbol_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

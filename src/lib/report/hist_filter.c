@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* perf report's --comms, --pids, --tids, --dsos and --symbols. */
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hist_internal.h"
@@ -56,6 +59,66 @@ static int split_ints(const char *list, int32_t **out, size_t *nr)
 	return err;
 }
 
+/* Whether a --symbols entry reads whole as a hex number, as strtoul()
+ * with base 16 takes it (blanks before and after, a 0x, a sign): perf
+ * then takes it for an address, not a name. */
+static bool hex_entry(const char *w, uint64_t *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoull(w, &end, 16);
+	if (errno || end == w)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	return !*end;
+}
+
+/* The addresses out of the names (perf's setup_addrlist()). */
+static int split_addresses(struct pki_hist_filter *f)
+{
+	size_t kept = 0;
+
+	if (f->nr_symbols) {
+		f->sym_addrs = calloc(f->nr_symbols, sizeof(*f->sym_addrs));
+		if (!f->sym_addrs)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < f->nr_symbols; i++) {
+		if (hex_entry(f->symbols[i], &f->sym_addrs[f->nr_sym_addrs])) {
+			f->nr_sym_addrs++;
+			free(f->symbols[i]);
+		} else {
+			f->symbols[kept++] = f->symbols[i];
+		}
+	}
+	f->nr_symbols = kept;
+	return 0;
+}
+
+size_t pk_hist_symbol_names(const char *list, char *out, size_t len)
+{
+	struct pki_hist_filter f = {0};
+	size_t n = 0, at = 0;
+
+	if (len)
+		out[0] = '\0';
+	if (split(list, &f.symbols, &f.nr_symbols) || split_addresses(&f)) {
+		pki_hist_filter_free(&f);
+		return 0;
+	}
+	for (size_t i = 0; i < f.nr_symbols; i++) {
+		int w = at < len ? snprintf(out + at, len - at, "%s%s", i ? "," : "", f.symbols[i])
+				 : snprintf(NULL, 0, "%s%s", i ? "," : "", f.symbols[i]);
+
+		at += w > 0 ? (size_t)w : 0;
+		n++;
+	}
+	pki_hist_filter_free(&f);
+	return n;
+}
+
 int pki_hist_filter_init(struct pki_hist_filter *f, const struct pk_hist_opts *opts)
 {
 	int err;
@@ -66,6 +129,9 @@ int pki_hist_filter_init(struct pki_hist_filter *f, const struct pk_hist_opts *o
 		err = split(opts->dsos, &f->dsos, &f->nr_dsos);
 	if (!err)
 		err = split(opts->symbols, &f->symbols, &f->nr_symbols);
+	if (!err)
+		err = split_addresses(f);
+	f->has_symbols = opts->symbols != NULL;
 	if (!err)
 		err = split_ints(opts->pids, &f->pids, &f->nr_pids);
 	if (!err)
@@ -85,6 +151,7 @@ void pki_hist_filter_free(struct pki_hist_filter *f)
 	free_words(f->comms, f->nr_comms);
 	free_words(f->dsos, f->nr_dsos);
 	free_words(f->symbols, f->nr_symbols);
+	free(f->sym_addrs);
 	free(f->pids);
 	free(f->tids);
 }
@@ -117,12 +184,33 @@ bool pki_hist_filter_thread(const struct pki_hist_filter *f, const char *comm, i
 	return true;
 }
 
+/*
+ * perf's --symbols test of a location: its symbol's name, or the address
+ * its symbol starts at as "0x..." among the names, or its own address
+ * among the entries read as numbers.
+ */
+static bool symbol_kept(const struct pki_hist_filter *f, const struct pk_location *loc)
+{
+	char start[24];
+
+	if (loc->sym) {
+		if (in_words(f->symbols, f->nr_symbols, loc->sym->name))
+			return true;
+		snprintf(start, sizeof(start), "0x%" PRIx64,
+			 loc->ip - (loc->addr - loc->sym->start));
+		if (in_words(f->symbols, f->nr_symbols, start))
+			return true;
+	}
+	for (size_t i = 0; loc->dso && i < f->nr_sym_addrs; i++)
+		if (f->sym_addrs[i] == loc->ip)
+			return true;
+	return false;
+}
+
 bool pki_hist_filter_location(const struct pki_hist_filter *f, const struct pk_location *loc)
 {
 	if (f->nr_dsos && (!loc->dso || (!in_words(f->dsos, f->nr_dsos, pk_dso_short_name(loc->dso)) &&
 					  !in_words(f->dsos, f->nr_dsos, pk_dso_name(loc->dso)))))
 		return false;
-	if (f->nr_symbols && (!loc->sym || !in_words(f->symbols, f->nr_symbols, loc->sym->name)))
-		return false;
-	return true;
+	return !f->has_symbols || symbol_kept(f, loc);
 }

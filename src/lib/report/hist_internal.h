@@ -11,6 +11,10 @@
 struct pki_hist_filter {
 	char **comms, **dsos, **symbols;
 	size_t nr_comms, nr_dsos, nr_symbols;
+	/* --symbols entries that read as hex numbers: addresses (perf) */
+	uint64_t *sym_addrs;
+	size_t nr_sym_addrs;
+	bool has_symbols; /* --symbols given, whatever it holds */
 	int32_t *pids, *tids;
 	size_t nr_pids, nr_tids;
 };
