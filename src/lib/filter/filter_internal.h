@@ -16,4 +16,14 @@
  */
 int pki_filter_cpu_list(const char *str, int32_t **out, size_t *nr);
 
+/*
+ * perf's reading of a --symbols list (report and script): the entries of
+ * v[0, *nr) that read whole as hex numbers (strtoul with base 16, blanks
+ * around allowed: "0x7f1a", but also "add" or "cafe") are addresses of
+ * samples, not names.  They move to *addrs (calloc'd, *nr_addrs of them;
+ * NULL when v is empty) and are freed from v, whose names keep their
+ * order.  0 or -ENOMEM (then v is as it was).
+ */
+int pki_filter_split_addresses(char **v, size_t *nr, uint64_t **addrs, size_t *nr_addrs);
+
 #endif

@@ -147,29 +147,30 @@ static bool hex_entry(const char *s, uint64_t *out)
 	return !*end;
 }
 
-/*
- * perf moves the entries of --symbols that read as hex numbers ("0x7f1a",
- * but also "add" or "cafe") to a list of sample addresses; they no longer
- * match symbol names.
- */
-static int split_addresses(struct word_list *w, struct addr_list *a)
+int pki_filter_split_addresses(char **v, size_t *nr, uint64_t **addrs, size_t *nr_addrs)
 {
 	size_t kept = 0;
 
-	free(a->v);
-	memset(a, 0, sizeof(*a));
-	if (w->nr && !(a->v = calloc(w->nr, sizeof(*a->v))))
+	*addrs = NULL;
+	*nr_addrs = 0;
+	if (*nr && !(*addrs = calloc(*nr, sizeof(**addrs))))
 		return -ENOMEM;
-	for (size_t i = 0; i < w->nr; i++) {
-		if (hex_entry(w->v[i], &a->v[a->nr])) {
-			a->nr++;
-			free(w->v[i]);
+	for (size_t i = 0; i < *nr; i++) {
+		if (hex_entry(v[i], &(*addrs)[*nr_addrs])) {
+			(*nr_addrs)++;
+			free(v[i]);
 		} else {
-			w->v[kept++] = w->v[i];
+			v[kept++] = v[i];
 		}
 	}
-	w->nr = kept;
+	*nr = kept;
 	return 0;
+}
+
+static int split_addresses(struct word_list *w, struct addr_list *a)
+{
+	free(a->v);
+	return pki_filter_split_addresses(w->v, &w->nr, &a->v, &a->nr);
 }
 
 int pk_sample_filter_locations(struct pk_sample_filter *f, const char *dsos, const char *symbols)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* perf report's --comms, --pids, --tids, --dsos and --symbols. */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hist_internal.h"
+#include "filter/filter_internal.h"
 
 static int split(const char *list, char ***out, size_t *nr)
 {
@@ -59,42 +59,11 @@ static int split_ints(const char *list, int32_t **out, size_t *nr)
 	return err;
 }
 
-/* Whether a --symbols entry reads whole as a hex number, as strtoul()
- * with base 16 takes it (blanks before and after, a 0x, a sign): perf
- * then takes it for an address, not a name. */
-static bool hex_entry(const char *w, uint64_t *val)
-{
-	char *end;
-
-	errno = 0;
-	*val = strtoull(w, &end, 16);
-	if (errno || end == w)
-		return false;
-	while (isspace((unsigned char)*end))
-		end++;
-	return !*end;
-}
-
-/* The addresses out of the names (perf's setup_addrlist()). */
+/* The addresses of --symbols out of its names, as perf reads it. */
 static int split_addresses(struct pki_hist_filter *f)
 {
-	size_t kept = 0;
-
-	if (f->nr_symbols) {
-		f->sym_addrs = calloc(f->nr_symbols, sizeof(*f->sym_addrs));
-		if (!f->sym_addrs)
-			return -ENOMEM;
-	}
-	for (size_t i = 0; i < f->nr_symbols; i++) {
-		if (hex_entry(f->symbols[i], &f->sym_addrs[f->nr_sym_addrs])) {
-			f->nr_sym_addrs++;
-			free(f->symbols[i]);
-		} else {
-			f->symbols[kept++] = f->symbols[i];
-		}
-	}
-	f->nr_symbols = kept;
-	return 0;
+	return pki_filter_split_addresses(f->symbols, &f->nr_symbols, &f->sym_addrs,
+					  &f->nr_sym_addrs);
 }
 
 size_t pk_hist_symbol_names(const char *list, char *out, size_t len)
