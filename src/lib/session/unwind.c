@@ -44,6 +44,18 @@ struct uw_file {
 	int no_cfi;    /* perf finds no CFI for its code: 1, 0, -1 unknown */
 };
 
+/* x86-64's general registers and return address: what a CFA or saved
+ * register rule reads. */
+#define LAST_REGS 17
+
+/* The last frame libdw reported, for caller_at_zero() after it ends. */
+struct uw_last {
+	Dwfl_Module *mod; /* NULL: none yet this run */
+	Dwarf_Addr lookup;
+	Dwarf_Word regs[LAST_REGS];
+	uint32_t have; /* bit r: regs[r] known */
+};
+
 struct pki_unwinder {
 	Dwfl *dwfl;
 	Dwfl_Callbacks cbs;
@@ -66,7 +78,7 @@ struct pki_unwinder {
 	bool restart;	  /* the registers are a guessed caller's: unwind again */
 	bool guessed;	  /* this run starts from such registers */
 	bool from_guess;  /* and its first frame is not reported yet */
-	bool zero_caller; /* the last frame's caller is at 0 (caller_at_zero) */
+	struct uw_last last;
 };
 
 void pki_unwinder_free(struct pki_unwinder *u)
@@ -163,12 +175,17 @@ static struct uw_file *file_of(struct pki_unwinder *u, const struct pki_map *map
 	return f;
 }
 
-/* The module of the DSO mapped at pc, reported to libdw on first use. */
-static Dwfl_Module *module_at(struct pki_unwinder *u, uint64_t pc)
+/* The file of the DSO mapped at pc, or NULL. */
+static struct uw_file *file_at(struct pki_unwinder *u, uint64_t pc)
 {
 	const struct pki_map *map = pki_maps_find(u->t->maps, pc);
-	struct uw_file *f = map ? file_of(u, map) : NULL;
 
+	return map ? file_of(u, map) : NULL;
+}
+
+/* The module of file f (mapped at pc), reported to libdw on first use. */
+static Dwfl_Module *module_of(struct pki_unwinder *u, struct uw_file *f, uint64_t pc)
+{
 	if (!f || !f->path)
 		return NULL;
 	if (!f->mod) {
@@ -183,6 +200,12 @@ static Dwfl_Module *module_at(struct pki_unwinder *u, uint64_t pc)
 		}
 	}
 	return dwfl_addrmodule(u->dwfl, pc) == f->mod ? f->mod : NULL;
+}
+
+/* The module of the DSO mapped at pc, reported to libdw on first use. */
+static Dwfl_Module *module_at(struct pki_unwinder *u, uint64_t pc)
+{
+	return module_of(u, file_at(u, pc), pc);
 }
 
 /*
@@ -312,12 +335,9 @@ static bool has_debug_frame(const char *path)
 	return found;
 }
 
-/* Whether perf finds no CFI for the code at pc (struct uw_file). */
-static bool no_cfi_at(struct pki_unwinder *u, uint64_t pc)
+/* Whether perf finds no CFI for the code of file f (struct uw_file). */
+static bool no_cfi(struct uw_file *f)
 {
-	const struct pki_map *map = pki_maps_find(u->t->maps, pc);
-	struct uw_file *f = map ? file_of(u, map) : NULL;
-
 	if (!f || !f->path)
 		return false;
 	if (f->no_cfi < 0)
@@ -339,31 +359,30 @@ static bool read_word(void *arg, uint64_t addr, uint64_t *out)
  * After frame state at ip, which perf has no CFI for: the caller perf's
  * libunwind guesses, as the registers of the next run (u->restart), or a
  * caller at 0 (perf shows ffffffffffffffff, its return address minus one,
- * and stops), or nothing.  Returns whether the chain goes on.
+ * and stops), or nothing.
  */
-static bool guess_caller(struct pki_unwinder *u, Dwfl_Frame *state, uint64_t ip)
+static void guess_caller(struct pki_unwinder *u, Dwfl_Frame *state, uint64_t ip)
 {
 	struct pki_guess_frame f = {.ip = ip}, caller;
 	Dwarf_Word sp, fp;
 
 	if (u->arch != PKI_ARCH_X86_64 || dwfl_frame_reg(state, RSP, &sp))
-		return false;
+		return;
 	f.sp = sp;
 	f.has_fp = !dwfl_frame_reg(state, RBP, &fp);
 	f.fp = f.has_fp ? fp : 0;
 	if (!pki_unwind_guess(&f, read_word, u, &caller))
-		return false;
+		return;
 	if (!caller.ip) {
 		add_frame(u, NULL, UINT64_MAX);
 		u->depth++;
-		return false;
+		return;
 	}
 	memset(u->regs, 0, sizeof(u->regs));
 	u->regs[RBP] = caller.fp;
 	u->regs[RSP] = caller.sp;
 	u->pc = caller.ip; /* u->sp stays the stack copy's start */
 	u->restart = true;
-	return true;
 }
 
 /* The CFI row libdw unwinds the frame at lookup by (.eh_frame first). */
@@ -381,8 +400,18 @@ static Dwarf_Frame *cfi_row(Dwfl_Module *mod, Dwarf_Addr lookup)
 	return NULL;
 }
 
-/* The CFA of row in state, for the plain rule (a register plus an offset). */
-static bool cfa_of(Dwarf_Frame *row, Dwfl_Frame *state, Dwarf_Word *cfa)
+/* Register r of the last frame, when libdw knew it. */
+static bool last_reg(const struct uw_last *l, uint64_t r, Dwarf_Word *val)
+{
+	if (r >= LAST_REGS || !(l->have & (1u << r)))
+		return false;
+	*val = l->regs[r];
+	return true;
+}
+
+/* The CFA of row for the last frame, for the plain rule (a register plus
+ * an offset). */
+static bool cfa_of(Dwarf_Frame *row, const struct uw_last *l, Dwarf_Word *cfa)
 {
 	Dwarf_Op *ops;
 	size_t nops;
@@ -399,23 +428,22 @@ static bool cfa_of(Dwarf_Frame *row, Dwfl_Frame *state, Dwarf_Word *cfa)
 	} else {
 		return false;
 	}
-	if (regno > 32 || dwfl_frame_reg(state, (unsigned)regno, &reg))
+	if (!last_reg(l, regno, &reg))
 		return false;
 	*cfa = reg + off;
 	return true;
 }
 
 /*
- * Whether the caller of the frame in state (its CFI row found at lookup)
- * has a return address of 0 saved on the stack, and a frame pointer
- * that is not undefined.  libdw ends the chain there; perf's libunwind
- * takes 0 as a caller, shows it as ffffffffffffffff (0 minus one) and
- * ends after it.
+ * Whether the caller of the last frame (u->last) has a return address of
+ * 0 saved on the stack, and a frame pointer that is not undefined.  libdw
+ * ends the chain there; perf's libunwind takes 0 as a caller, shows it as
+ * ffffffffffffffff (0 minus one) and ends after it.
  */
-static bool caller_at_zero(struct pki_unwinder *u, Dwfl_Frame *state, Dwfl_Module *mod,
-			   Dwarf_Addr lookup)
+static bool caller_at_zero(struct pki_unwinder *u)
 {
-	Dwarf_Frame *row = cfi_row(mod, lookup);
+	const struct uw_last *l = &u->last;
+	Dwarf_Frame *row = cfi_row(l->mod, l->lookup);
 	Dwarf_Op mem[3], *ops;
 	size_t nops;
 	Dwarf_Word cfa, at, ra = 1, fp;
@@ -428,15 +456,30 @@ static bool caller_at_zero(struct pki_unwinder *u, Dwfl_Frame *state, Dwfl_Modul
 	/* the return address at CFA + offset, a location (no stack value) */
 	if (ra_reg >= 0 && !dwarf_frame_register(row, ra_reg, mem, &ops, &nops) && nops &&
 	    nops <= 2 && ops[0].atom == DW_OP_call_frame_cfa &&
-	    (nops == 1 || ops[1].atom == DW_OP_plus_uconst) && cfa_of(row, state, &cfa)) {
+	    (nops == 1 || ops[1].atom == DW_OP_plus_uconst) && cfa_of(row, l, &cfa)) {
 		at = cfa + (nops == 2 ? ops[1].number : 0);
 		zero = read_word(u, at, &ra) && !ra;
 	}
 	/* libunwind: no frame pointer location in the caller, no caller */
 	if (zero && !dwarf_frame_register(row, RBP, mem, &ops, &nops) && !nops)
-		zero = ops == NULL && !dwfl_frame_reg(state, RBP, &fp);
+		zero = ops == NULL && last_reg(l, RBP, &fp);
 	free(row);
 	return zero;
+}
+
+/* The last frame's registers, should libdw end the chain after it (the
+ * state goes with the callback; the CFI is read only then). */
+static void keep_last(struct pki_unwinder *u, Dwfl_Frame *state, Dwfl_Module *mod,
+		      Dwarf_Addr lookup)
+{
+	struct uw_last *l = &u->last;
+
+	l->mod = mod;
+	l->lookup = lookup;
+	l->have = 0;
+	for (unsigned r = 0; r < LAST_REGS; r++)
+		if (!dwfl_frame_reg(state, r, &l->regs[r]))
+			l->have |= 1u << r;
 }
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
@@ -444,6 +487,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	struct pki_unwinder *u = arg;
 	Dwarf_Addr pc, ip;
 	bool activation;
+	struct uw_file *f;
 	Dwfl_Module *mod;
 
 	/* asking whether the frame is an activation unwinds it: the module
@@ -461,16 +505,17 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	u->from_guess = false;
 	if (!pc)
 		return DWARF_CB_ABORT;
-	mod = module_at(u, pc);
+	f = file_at(u, pc);
+	mod = module_of(u, f, pc);
 	add_frame(u, mod, pc);
 	if (++u->depth >= u->max_stack || u->n >= u->max || !mod)
 		return DWARF_CB_ABORT;
-	if (no_cfi_at(u, pc)) {
+	if (no_cfi(f)) {
 		guess_caller(u, state, ip);
 		return DWARF_CB_ABORT;
 	}
-	u->zero_caller = u->arch == PKI_ARCH_X86_64 &&
-			 caller_at_zero(u, state, mod, activation ? ip : ip - 1);
+	if (u->arch == PKI_ARCH_X86_64)
+		keep_last(u, state, mod, activation ? ip : ip - 1);
 	return DWARF_CB_OK;
 }
 
@@ -555,13 +600,15 @@ size_t pki_unwind_user(struct pk_session *s, const struct pk_session_sample *ev,
 	for (;;) {
 		int err;
 
-		u->restart = u->zero_caller = false;
+		u->restart = false;
+		u->last.mod = NULL;
 		u->from_guess = u->guessed;
 		err = dwfl_getthread_frames(u->dwfl, 1, frame_cb, u);
 		if (err && !u->n)
 			pki_debug("unwind: %s", dwfl_errmsg(-1));
 		/* libdw ended the chain where perf's goes on to 0 */
-		if (!err && u->zero_caller && u->depth < u->max_stack && u->n < u->max)
+		if (!err && u->last.mod && u->depth < u->max_stack && u->n < u->max &&
+		    caller_at_zero(u))
 			add_frame(u, NULL, UINT64_MAX);
 		if (!u->restart)
 			break;
