@@ -3,8 +3,11 @@
 #ifndef PK_LIB_FILTER_INTERNAL_H
 #define PK_LIB_FILTER_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct pk_location;
 
 /*
  * Parse a CPU list as perf script -C does ("0-3,5", numbers in C notation,
@@ -25,5 +28,15 @@ int pki_filter_cpu_list(const char *str, int32_t **out, size_t *nr);
  * order.  0 or -ENOMEM (then v is as it was).
  */
 int pki_filter_split_addresses(char **v, size_t *nr, uint64_t **addrs, size_t *nr_addrs);
+
+/*
+ * perf's --symbols test of a sample's location (report and script): its
+ * symbol's name among names, or its own address, when it is in a map,
+ * among addrs (the entries pki_filter_split_addresses() took out).  perf
+ * also compares the names with its symbol's start as "0x...", which can
+ * never match: such an entry reads as a number, so it is an address.
+ */
+bool pki_filter_symbol_passes(char *const *names, size_t nr_names, const uint64_t *addrs,
+			      size_t nr_addrs, const struct pk_location *loc);
 
 #endif

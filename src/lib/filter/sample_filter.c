@@ -6,8 +6,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/filter.h>
@@ -278,21 +276,14 @@ static bool thread_passes(const struct pk_sample_filter *f, const struct pk_thre
 	return !f->tids.on || has_int(&f->tids, pk_thread_tid(t));
 }
 
-/* The symbol by name or by its start in the process ("0x7f12..."), or
- * the sample's address when it is in a map. */
-static bool symbol_passes(const struct pk_sample_filter *f, const struct pk_location *loc)
+bool pki_filter_symbol_passes(char *const *names, size_t nr_names, const uint64_t *addrs,
+			      size_t nr_addrs, const struct pk_location *loc)
 {
-	char addr[32];
-
-	if (loc->sym) {
-		if (has_word(&f->symbols, loc->sym->name))
+	for (size_t i = 0; loc->sym && i < nr_names; i++)
+		if (!strcmp(names[i], loc->sym->name))
 			return true;
-		snprintf(addr, sizeof(addr), "0x%" PRIx64, loc->ip - (loc->addr - loc->sym->start));
-		if (has_word(&f->symbols, addr))
-			return true;
-	}
-	for (size_t i = 0; loc->dso && i < f->addrs.nr; i++)
-		if (f->addrs.v[i] == loc->ip)
+	for (size_t i = 0; loc->dso && i < nr_addrs; i++)
+		if (addrs[i] == loc->ip)
 			return true;
 	return false;
 }
@@ -302,7 +293,8 @@ static bool location_passes(const struct pk_sample_filter *f, const struct pk_lo
 	if (f->dsos.on && (!loc->dso || (!has_word(&f->dsos, pk_dso_short_name(loc->dso)) &&
 					 !has_word(&f->dsos, pk_dso_name(loc->dso)))))
 		return false;
-	return !f->symbols.on || symbol_passes(f, loc);
+	return !f->symbols.on ||
+	       pki_filter_symbol_passes(f->symbols.v, f->symbols.nr, f->addrs.v, f->addrs.nr, loc);
 }
 
 bool pk_sample_filter_match(const struct pk_sample_filter *f, const struct pk_session_sample *ev)

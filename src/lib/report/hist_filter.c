@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* perf report's --comms, --pids, --tids, --dsos and --symbols. */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,33 +152,11 @@ bool pki_hist_filter_thread(const struct pki_hist_filter *f, const char *comm, i
 	return true;
 }
 
-/*
- * perf's --symbols test of a location: its symbol's name, or the address
- * its symbol starts at as "0x..." among the names, or its own address
- * among the entries read as numbers.
- */
-static bool symbol_kept(const struct pki_hist_filter *f, const struct pk_location *loc)
-{
-	char start[24];
-
-	if (loc->sym) {
-		if (in_words(f->symbols, f->nr_symbols, loc->sym->name))
-			return true;
-		snprintf(start, sizeof(start), "0x%" PRIx64,
-			 loc->ip - (loc->addr - loc->sym->start));
-		if (in_words(f->symbols, f->nr_symbols, start))
-			return true;
-	}
-	for (size_t i = 0; loc->dso && i < f->nr_sym_addrs; i++)
-		if (f->sym_addrs[i] == loc->ip)
-			return true;
-	return false;
-}
-
 bool pki_hist_filter_location(const struct pki_hist_filter *f, const struct pk_location *loc)
 {
 	if (f->nr_dsos && (!loc->dso || (!in_words(f->dsos, f->nr_dsos, pk_dso_short_name(loc->dso)) &&
 					  !in_words(f->dsos, f->nr_dsos, pk_dso_name(loc->dso)))))
 		return false;
-	return !f->has_symbols || symbol_kept(f, loc);
+	return !f->has_symbols || pki_filter_symbol_passes(f->symbols, f->nr_symbols, f->sym_addrs,
+							   f->nr_sym_addrs, loc);
 }
