@@ -36,17 +36,21 @@ size_t pki_frames_drop_unresolved(struct pk_frame *frames, size_t n)
 static size_t unwound_caller(struct pk_session *s, const struct pk_session_sample *ev,
 			     struct pk_frame *frames, size_t cap, size_t max_stack)
 {
-	struct pk_session_sample recorded = *ev;
-	struct pk_frame *kernel;
 	size_t n = pk_session_callchain_max(s, ev, frames, cap, max_stack), k;
+	/* the recorded frames, context markers left out, are at most as many
+	 * as its entries: no more than max_stack of them, nothing was cut */
+	size_t most = ev->sample.callchain_nr < cap ? (size_t)ev->sample.callchain_nr : cap;
+	struct pk_session_sample recorded;
+	struct pk_frame *kernel;
 
-	if (n < max_stack)
-		return n; /* nothing was cut */
-	recorded.sample.type &= ~(uint64_t)PERF_SAMPLE_STACK_USER;
-	kernel = malloc(cap * sizeof(*kernel));
+	if (n < max_stack || most <= max_stack)
+		return n;
+	kernel = malloc(most * sizeof(*kernel));
 	if (!kernel)
 		return n; /* the innermost frames, then */
-	k = pk_session_callchain_max(s, &recorded, kernel, cap, cap);
+	recorded = *ev;
+	recorded.sample.type &= ~(uint64_t)PERF_SAMPLE_STACK_USER;
+	k = pk_session_callchain_max(s, &recorded, kernel, most, most);
 	if (k > max_stack)
 		memcpy(frames, kernel + k - max_stack, max_stack * sizeof(*frames));
 	free(kernel);
