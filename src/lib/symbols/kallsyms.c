@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <ctype.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -80,20 +79,23 @@ static bool kept_type(char type)
 
 /*
  * Each line of the file, NUL-terminated in place (its newline gone), to
- * fn until fn returns non-zero (> 0: stop, < 0: an error).  The file is
- * read a megabyte at a time: /proc/kallsyms is made on every read, and
- * line by line through stdio its parsing cost as much again.  A line
- * longer than that is no symbol line and is skipped.  0, fn's error, or a
- * negative errno.
+ * fn until fn returns non-zero (> 0: stop, < 0: an error), the file read
+ * chunk bytes at a time.  A line longer than that is no symbol line and
+ * is skipped.  0, fn's error, or a negative errno.
  */
-#define CHUNK (1u << 20)
-
 typedef int line_fn(void *arg, char *line);
 
-static int each_line(const char *path, line_fn *fn, void *arg)
+/* A whole table is read a megabyte at a time: /proc/kallsyms is made on
+ * every read, and line by line through stdio its parsing cost as much
+ * again.  A search that stops early reads less: the kernel makes all of
+ * a read's text, whether it is used or not. */
+#define LOAD_CHUNK (1u << 20)
+#define FIND_CHUNK (1u << 16)
+
+static int each_line(const char *path, size_t chunk, line_fn *fn, void *arg)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-	char *buf = fd < 0 ? NULL : malloc(CHUNK + 1);
+	char *buf = fd < 0 ? NULL : malloc(chunk + 1);
 	size_t have = 0;
 	bool skipping = false;
 
@@ -104,7 +106,7 @@ static int each_line(const char *path, line_fn *fn, void *arg)
 		return -ENOMEM;
 	}
 	while (!err) {
-		ssize_t n = read(fd, buf + have, CHUNK - have);
+		ssize_t n = read(fd, buf + have, chunk - have);
 		char *line = buf, *nl;
 
 		if (n < 0 && errno == EINTR)
@@ -123,7 +125,7 @@ static int each_line(const char *path, line_fn *fn, void *arg)
 		}
 		have -= (size_t)(line - buf);
 		memmove(buf, line, have);
-		if (have == CHUNK) { /* a line longer than the chunk */
+		if (have == chunk) { /* a line longer than the chunk */
 			have = 0;
 			skipping = true;
 		}
@@ -177,7 +179,7 @@ int pk_symtab_load_kallsyms(struct pk_symtab **out, const char *path,
 	l.st = pki_symtab_new(opts);
 	if (!l.st)
 		return -ENOMEM;
-	err = each_line(path, add_line, &l);
+	err = each_line(path, LOAD_CHUNK, add_line, &l);
 	if (!err)
 		err = pki_symtab_finish(l.st, PKI_FIXUP_KALLSYMS);
 	if (err) {
@@ -188,26 +190,28 @@ int pk_symtab_load_kallsyms(struct pk_symtab **out, const char *path,
 	return 0;
 }
 
+struct find {
+	const char *name;
+	uint64_t addr;
+};
+
+static int find_line(void *arg, char *line)
+{
+	struct find *f = arg;
+	struct ksym_line k;
+
+	if (!parse_line(line, &k) || strcmp(k.name, f->name))
+		return 0;
+	f->addr = k.addr;
+	return 1; /* found: stop */
+}
+
 uint64_t pk_kallsyms_lookup_name(const char *path, const char *name)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	uint64_t addr = 0;
+	struct find f = {.name = name};
 
-	if (!f)
-		return 0;
-	while (getline(&line, &cap, f) > 0) {
-		struct ksym_line k;
-
-		if (parse_line(line, &k) && !strcmp(k.name, name)) {
-			addr = k.addr;
-			break;
-		}
-	}
-	free(line);
-	fclose(f);
-	return addr;
+	each_line(path, FIND_CHUNK, find_line, &f);
+	return f.addr;
 }
 
 int pk_kernel_build_id(struct pk_build_id *out)
