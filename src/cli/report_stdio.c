@@ -558,9 +558,12 @@ static bool graphs_refused(struct pk_session *s, const struct report_stdio_opts 
 	return true;
 }
 
-static int digits(int64_t v)
+/* w made wide enough for v */
+static void widen(int *w, int64_t v)
 {
-	return snprintf(NULL, 0, "%lld", (long long)v);
+	int n = snprintf(NULL, 0, "%lld", (long long)v);
+
+	*w = n > *w ? n : *w;
 }
 
 /* -T: each thread's counts at its exit (perf record -s), perf's table:
@@ -577,8 +580,8 @@ static int print_thread_counts(struct pk_session *s, FILE *out)
 	for (size_t k = 0; k < c.nr_counters; k++)
 		w[k] = (int)strlen(c.counter[k]->name);
 	for (size_t t = 0; t < c.nr_threads; t++) {
-		pidw = digits(c.pid[t]) > pidw ? digits(c.pid[t]) : pidw;
-		tidw = digits(c.tid[t]) > tidw ? digits(c.tid[t]) : tidw;
+		widen(&pidw, c.pid[t]);
+		widen(&tidw, c.tid[t]);
 		for (size_t k = 0; k < c.nr_counters; k++) {
 			int n = snprintf(NULL, 0, "%" PRIu64, c.value[t * c.nr_counters + k]);
 
