@@ -44,7 +44,7 @@ static const char report_usage[] =
 	"        --pid <list>      only these process ids (also --pids)\n"
 	"        --tid <list>      only these thread ids (also --tids)\n"
 	"    -d, --dsos <list>     only these DSOs\n"
-	"    -S, --symbols <list>  only these symbols\n"
+	"    -S, --symbols <list>  only these symbols (names, or hex sample addresses)\n"
 	"    -C, --cpu <list>      only samples of these CPUs (\"0-3,5\"); others are dropped\n"
 	"        --time <str>      only samples in this time span: start,stop (seconds),\n"
 	"                          percent slices (10%/2) or ranges; others are dropped\n"
@@ -70,7 +70,7 @@ static const char report_usage[] =
 	"    -U, --hide-unresolved drop the samples (and frames) without a symbol\n"
 	"        --demangle        demangle C++ and Rust symbol names (the default)\n"
 	"        --no-demangle     keep the mangled names\n"
-	"    -T, --threads         per-thread values of PERF_SAMPLE_READ counters\n"
+	"    -T, --threads         each thread's counts at its exit (perf record -s)\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
