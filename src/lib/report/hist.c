@@ -47,29 +47,34 @@ static bool has_key(const struct pk_hist *h, enum pk_hist_key k)
 	return h->key_mask & (1u << k);
 }
 
-/* The entry a sample or frame goes to: only the sort keys matter. */
-static void make_key(const struct pk_hist *h, struct pk_hist_entry *e, const char *comm,
-		     const char *trace, const struct pk_session_sample *ev,
-		     const struct pk_location *loc)
+/* The key fields a location decides, but for the level. */
+static void key_at(const struct pk_hist *h, struct pk_hist_entry *e, const struct pk_location *loc)
 {
-	memset(e, 0, sizeof(*e));
-	e->comm = comm;
-	e->trace = trace;
-	e->thread = ev->thread;
-	e->pid = pk_thread_pid(ev->thread);
-	e->tid = pk_thread_tid(ev->thread);
-	e->cpu = ev->sample.cpu;
 	e->dso = loc->dso;
 	e->sym = loc->sym;
-	e->addr = loc->sym ? 0 : loc->addr;
+	e->addr = loc->sym || !has_key(h, PK_HIST_KEY_SYM) ? 0 : loc->addr;
 	e->first_addr = loc->addr;
+}
+
+/* The entry a stack's samples go to: only the sort keys matter.  hidden:
+ * the sample's, which an entry it creates keeps. */
+static void make_key(const struct pk_hist *h, struct pk_hist_entry *e, const struct pki_stack *st,
+		     const struct pk_location *loc, bool hidden)
+{
+	memset(e, 0, sizeof(*e));
+	e->comm = st->comm;
+	e->trace = st->trace;
+	e->thread = st->first_thread;
+	e->pid = pk_thread_pid(e->thread);
+	e->tid = pk_thread_tid(e->thread);
+	e->cpu = st->first_cpu;
+	e->hidden = hidden;
+	key_at(h, e, loc);
 	e->level = loc->cpumode == PERF_RECORD_MISC_KERNEL ||
 				   loc->cpumode == PERF_RECORD_MISC_GUEST_KERNEL
 			   ? 'k'
 		   : loc->cpumode == PERF_RECORD_MISC_HYPERVISOR ? 'H'
-								  : '.';
-	if (!has_key(h, PK_HIST_KEY_SYM))
-		e->addr = 0;
+								 : '.';
 }
 
 uint64_t pki_hist_entry_hash(const struct pk_hist *h, const struct pk_hist_entry *e)
@@ -188,25 +193,21 @@ static struct hist_event *event_of(struct pk_hist *h, const struct pk_attr *attr
 }
 
 /*
- * The key of a sample's (pos 0) or a callchain's location.  Callchain
- * entries are keyed like perf's: an unresolved frame by its address as
- * recorded.  hidden: the sample's, which an entry it creates keeps.
+ * A callchain frame's key: its sample's with the location's fields
+ * changed.  Callchain entries are keyed like perf's: an unresolved frame
+ * by its address as recorded.
  */
-static void location_key(const struct pk_hist *h, const struct pki_stack *st, bool hidden,
-			 const struct pk_session_sample *ev, const struct pk_location *loc,
-			 uint32_t pos, char *level, struct pk_hist_entry *key)
+static void frame_key(const struct pk_hist *h, struct pk_hist_entry *key,
+		      const struct pk_location *loc, char *level)
 {
-	make_key(h, key, st->comm, st->trace, ev, loc);
-	key->hidden = hidden;
-	if (pos) {
-		if (!loc->sym && has_key(h, PK_HIST_KEY_SYM))
-			key->addr = loc->ip;
-		/* a frame in no map keeps the level of the frame before it
-		 * in perf's walk (the sample's for the first); an entry keeps
-		 * the label it was created with */
-		key->level = loc->dso ? (pk_dso_is_kernel(loc->dso) ? 'k' : '.') : *level;
-		*level = key->level;
-	}
+	key_at(h, key, loc);
+	if (!loc->sym && has_key(h, PK_HIST_KEY_SYM))
+		key->addr = loc->ip;
+	/* a frame in no map keeps the level of the frame before it in perf's
+	 * walk (the sample's for the first); an entry keeps the label it was
+	 * created with */
+	key->level = loc->dso ? (pk_dso_is_kernel(loc->dso) ? 'k' : '.') : *level;
+	*level = key->level;
 }
 
 size_t pki_hist_chain_len(const struct pk_hist *h, size_t n, size_t from)
@@ -332,8 +333,7 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame *frames,
 		  uint32_t *nodes, pki_walk_fn *fn, void *arg)
 {
-	struct pk_session_sample ev = {.attr = st->attr, .thread = st->first_thread,
-				       .loc = *pki_stacks_loc(&h->stacks, st)};
+	const struct pk_location *loc = pki_stacks_loc(&h->stacks, st);
 	struct pki_walk w = {.st = st, .frames = frames, .nodes = nodes};
 	struct pk_hist_entry key;
 	char level;
@@ -342,25 +342,25 @@ int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame
 
 	w.n = nodes ? pki_stacks_path(&h->stacks, st, frames, nodes, PKI_HIST_FRAMES)
 		    : pki_stacks_frames(&h->stacks, st, frames, PKI_HIST_FRAMES);
-	ev.sample.cpu = st->first_cpu;
 	/* perf keeps the entries of a sample its filters reject (by its
 	 * thread and its own location, whatever its callchain holds): they
 	 * count and take part in its trees as others do, and an entry such
 	 * a sample creates stays hidden */
-	hidden = !pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(ev.thread),
-					 pk_thread_tid(ev.thread)) ||
-		 !pki_hist_filter_location(&h->filter, &ev.loc);
-	location_key(h, st, hidden, &ev, &ev.loc, 0, NULL, &key);
+	hidden = !pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(st->first_thread),
+					 pk_thread_tid(st->first_thread)) ||
+		 !pki_hist_filter_location(&h->filter, loc);
+	make_key(h, &key, st, loc, hidden);
 	err = fn(arg, &w, &key, 0, w.n);
 	if (err || !h->children)
 		return err;
-	level = ev.loc.cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	level = loc->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
 	/* perf walks the chain in the tree's order: with recursion, the
-	 * first occurrence that way gets the chain */
+	 * first occurrence that way gets the chain; only the location's
+	 * fields of the key change from frame to frame */
 	for (size_t j = 0; j < w.n && !err; j++) {
 		size_t i = h->callchain != PK_CALLCHAIN_CALLEE ? w.n - 1 - j : j;
 
-		location_key(h, st, hidden, &ev, &frames[i].loc, (uint32_t)j + 1, &level, &key);
+		frame_key(h, &key, &frames[i].loc, &level);
 		err = fn(arg, &w, &key, (uint32_t)j + 1, i);
 	}
 	return err;
