@@ -92,8 +92,9 @@ struct pk_hist_opts {
 	const char *comms, *pids, *tids, *dsos, *symbols;
 	int callchain;			/* enum pk_callchain_order: trees under
 					 * the entries, 0 for none */
-	uint32_t nr_threads;		/* 0: as many as help (two), 1: the
-					 * caller's thread only */
+	uint32_t nr_threads;		/* 0: as many as help (up to three,
+					 * by the CPUs usable), 1: the
+					 * caller's thread only, n: up to n */
 	int group;			/* enum pk_hist_group, 0: no groups */
 	int32_t max_stack;		/* frames of each callchain used (perf's
 					 * --max-stack): 0 for perf's default

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The threaded histogram build (sample pipeline, entries built by two
- * workers, call trees sorted by two threads) must give exactly what one
+ * The threaded histogram build (sample pipeline, entries built by one or
+ * two workers, call trees sorted by two threads) must give exactly what one
  * thread gives: the same entries in the same order, with the same periods
  * and the same call trees.  Checked on corpus recordings with callchains,
  * in the views that use each stage.
@@ -72,11 +72,13 @@ static void same_entry(const struct pk_hist_entry *a, const struct pk_hist_entry
 	same_tree(a->callchain, b->callchain);
 }
 
-static void compare(const char *path, bool children, int callchain)
+/* threads: the other build's limit (0: by the CPUs; 2: one builder beside
+ * the replay; 3: two, whatever the CPUs) */
+static void compare_with(const char *path, bool children, int callchain, uint32_t threads)
 {
 	struct pk_session *s1, *s2;
 	struct pk_hist *one = build(path, 1, children, callchain, &s1);
-	struct pk_hist *two = build(path, 0, children, callchain, &s2);
+	struct pk_hist *two = build(path, threads, children, callchain, &s2);
 	uint64_t entries = 0;
 
 	assert_int_equal(pk_hist_nr_events(one), pk_hist_nr_events(two));
@@ -96,6 +98,14 @@ static void compare(const char *path, bool children, int callchain)
 	pk_hist_free(two);
 	pk_session_close(s1);
 	pk_session_close(s2);
+}
+
+static void compare(const char *path, bool children, int callchain)
+{
+	static const uint32_t limits[] = {0, 2, 3};
+
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
+		compare_with(path, children, callchain, limits[i]);
 }
 
 /* fn on each of the files in the corpus (skipped without one). */
