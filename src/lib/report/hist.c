@@ -242,11 +242,23 @@ static int fold_sample(void *ctx, const struct pki_pending *p, const struct pk_f
 	return pki_stacks_add(&h->stacks, &k, &p->loc, frames, p->nr_frames);
 }
 
-/* A batch's stack hashes, each one's table slot asked for at once, the
- * stack that slot leads to SLOT_AHEAD samples later, when the slot is in,
- * and that stack's location and leaf as many samples on: their cache
- * misses overlap instead of coming one after the other (all of a batch's
- * slots asked for first, then its stacks, was slower). */
+/* A batch's stack hashes: in either thread (see pki_pipe.early). */
+static void hash_batch(void *ctx, struct pki_batch *b)
+{
+	(void)ctx;
+	for (size_t i = 0; i < b->nr; i++) {
+		struct pki_pending *p = &b->v[i];
+
+		p->k.hash =
+			pki_stacks_hash(&p->k, &p->loc, b->frames + p->first_frame, p->nr_frames);
+	}
+}
+
+/* Each stack's table slot asked for, the stack that slot leads to
+ * SLOT_AHEAD samples later, when the slot is in, and that stack's
+ * location and leaf as many samples on: their cache misses overlap
+ * instead of coming one after the other (all of a batch's slots asked
+ * for first, then its stacks, was slower). */
 #define SLOT_AHEAD 16
 
 static void prepare_batch(void *ctx, struct pki_batch *b)
@@ -254,13 +266,8 @@ static void prepare_batch(void *ctx, struct pki_batch *b)
 	struct pk_hist *h = ctx;
 
 	for (size_t i = 0; i < b->nr + 2 * SLOT_AHEAD; i++) {
-		if (i < b->nr) {
-			struct pki_pending *p = &b->v[i];
-
-			p->k.hash = pki_stacks_hash(&p->k, &p->loc, b->frames + p->first_frame,
-						    p->nr_frames);
-			pki_stacks_prefetch(&h->stacks, p->k.hash, 0);
-		}
+		if (i < b->nr)
+			pki_stacks_prefetch(&h->stacks, b->v[i].k.hash, 0);
 		/* a slot asked for SLOT_AHEAD samples ago is in by now */
 		if (i >= SLOT_AHEAD && i - SLOT_AHEAD < b->nr)
 			pki_stacks_prefetch(&h->stacks, b->v[i - SLOT_AHEAD].k.hash, 1);
@@ -587,7 +594,8 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->out.no_collapse = o.no_collapse;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
-	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, prepare_batch, h);
+	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, hash_batch, prepare_batch,
+			     h);
 	if (err)
 		goto fail;
 	while ((err = pk_session_next(s, &ev)) > 0) {

@@ -328,6 +328,7 @@ struct pki_batch {
 	size_t nr;
 	struct pk_frame *frames;
 	size_t nr_frames;
+	bool early_done; /* its early step has run */
 };
 
 typedef int (*pki_pipe_consume_fn)(void *ctx, const struct pki_pending *p,
@@ -338,6 +339,10 @@ typedef void (*pki_pipe_prepare_fn)(void *ctx, struct pki_batch *b);
 
 struct pki_pipe {
 	pki_pipe_consume_fn consume;
+	/* work on a whole batch that may be done in either thread before
+	 * it is prepared: by the filling thread when the worker is behind
+	 * (half the ring waiting), else by the worker; or NULL */
+	pki_pipe_prepare_fn early;
 	pki_pipe_prepare_fn prepare;	/* or NULL */
 	void *ctx;
 	struct pki_batch batch[PKI_PIPE_BATCHES];
@@ -353,7 +358,7 @@ struct pki_pipe {
 /* threaded false (or no thread to be had): each full batch is consumed in
  * the caller's thread. */
 int pki_pipe_start(struct pki_pipe *p, bool threaded, pki_pipe_consume_fn consume,
-		   pki_pipe_prepare_fn prepare, void *ctx);
+		   pki_pipe_prepare_fn early, pki_pipe_prepare_fn prepare, void *ctx);
 /* Room for one sample and up to PKI_BATCH_MAX_CHAIN frames; fill both, then
  * commit.  Commit returns the consumer's error, if any so far. */
 struct pki_pending *pki_pipe_slot(struct pki_pipe *p, struct pk_frame **frames);

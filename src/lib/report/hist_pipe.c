@@ -5,7 +5,10 @@
  * folding them into the stack table runs in a worker.  The two halves cost
  * about the same, so with two cores the read phase takes about half as
  * long.  Samples cross in batches, so the threads meet once per batch, not
- * once per sample; a fixed ring of batches bounds the memory.
+ * once per sample; a fixed ring of batches bounds the memory.  Which half
+ * is slower changes through a recording (new stacks cost the worker more),
+ * so a batch's early step (hashing its stacks) goes to whichever thread is
+ * ahead: the reading one takes it while half the ring waits for the worker.
  *
  * The worker only stores and compares what it is given (pointers to
  * threads, DSOs, symbols and interned comms, all owned by the session or
@@ -22,15 +25,24 @@ static bool batch_full(const struct pki_batch *b)
 	return b->nr == PKI_BATCH_SAMPLES || b->nr_frames + PKI_BATCH_MAX_CHAIN > PKI_BATCH_FRAMES;
 }
 
+static void run_early(struct pki_pipe *p, struct pki_batch *b)
+{
+	if (p->early && !b->early_done)
+		p->early(p->ctx, b);
+	b->early_done = true;
+}
+
 static int run_batch(struct pki_pipe *p, struct pki_batch *b)
 {
 	int err = 0;
 
+	run_early(p, b);
 	if (p->prepare)
 		p->prepare(p->ctx, b);
 	for (size_t i = 0; i < b->nr && !err; i++)
 		err = p->consume(p->ctx, &b->v[i], b->frames + b->v[i].first_frame);
 	b->nr = b->nr_frames = 0;
+	b->early_done = false;
 	return err;
 }
 
@@ -52,9 +64,10 @@ static void *worker(void *arg)
 		skip = p->err != 0; /* after an error the rest is dropped */
 		pthread_mutex_unlock(&p->lock);
 		err = 0;
-		if (skip)
+		if (skip) {
 			b->nr = b->nr_frames = 0;
-		else
+			b->early_done = false;
+		} else
 			err = run_batch(p, b);
 		pthread_mutex_lock(&p->lock);
 		if (err && !p->err)
@@ -67,10 +80,11 @@ static void *worker(void *arg)
 }
 
 int pki_pipe_start(struct pki_pipe *p, bool threaded, pki_pipe_consume_fn consume,
-		   pki_pipe_prepare_fn prepare, void *ctx)
+		   pki_pipe_prepare_fn early, pki_pipe_prepare_fn prepare, void *ctx)
 {
 	memset(p, 0, sizeof(*p));
 	p->consume = consume;
+	p->early = early;
 	p->prepare = prepare;
 	p->ctx = ctx;
 	for (int i = 0; i < PKI_PIPE_BATCHES; i++) {
@@ -107,6 +121,7 @@ static struct pki_batch *current(struct pki_pipe *p)
 
 static int publish(struct pki_pipe *p)
 {
+	bool behind;
 	int err;
 
 	if (!p->threaded) {
@@ -115,6 +130,12 @@ static int publish(struct pki_pipe *p)
 			p->err = err;
 		return p->err;
 	}
+	/* the worker is behind: this thread takes the early step off it */
+	pthread_mutex_lock(&p->lock);
+	behind = p->produced - p->consumed >= PKI_PIPE_BATCHES / 2;
+	pthread_mutex_unlock(&p->lock);
+	if (behind)
+		run_early(p, current(p));
 	pthread_mutex_lock(&p->lock);
 	p->produced++;
 	pthread_cond_broadcast(&p->cond);
