@@ -292,6 +292,21 @@ static const char *trace_key(struct pk_hist *h, struct pk_session *s,
 	return pki_strtab_intern(&h->traces, h->trace_buf);
 }
 
+/* The comm of a sample of thread, interned: most samples come from a
+ * thread whose comm was interned for its last one, which a string compare
+ * confirms (a comm can change, and a thread's address be reused). */
+static const char *sample_comm(struct pk_hist *h, const struct pk_thread *thread)
+{
+	struct comm_memo *m = &h->comm_memo[((uintptr_t)thread >> 6) % PKI_COMM_MEMO];
+	const char *comm = pk_thread_comm(thread);
+
+	if (m->thread == thread && m->comm && !strcmp(m->comm, comm))
+		return m->comm;
+	m->comm = pki_strtab_intern(&h->comms, comm);
+	m->thread = m->comm ? thread : NULL;
+	return m->comm;
+}
+
 /* The reading thread's half: everything that needs the session's state
  * as of this sample (thread, comm, maps) is taken here. */
 static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_session_sample *ev)
@@ -318,7 +333,7 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 							     : ev->attr->attr.sample_period;
 	he->pub.nr_samples++;
 	he->pub.total_period += p->k.period;
-	p->k.comm = pki_strtab_intern(&h->comms, pk_thread_comm(ev->thread));
+	p->k.comm = sample_comm(h, ev->thread);
 	if (!p->k.comm)
 		return -ENOMEM;
 	if (has_key(h, PK_HIST_KEY_TRACE) && !(p->k.trace = trace_key(h, s, ev)))

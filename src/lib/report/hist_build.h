@@ -14,6 +14,9 @@
 #define PKI_HIST_FRAMES PKI_BATCH_MAX_CHAIN
 #define PKI_HIST_PARTS 2	/* workers building entries from the stacks */
 
+/* threads whose comms are remembered (hist.c) */
+#define PKI_COMM_MEMO 64
+
 struct hist_event {
 	struct pk_hist_event pub;
 	struct pk_hist_entry *v;
@@ -41,6 +44,12 @@ struct pk_hist {
 	int callchain;			/* PK_CALLCHAIN_* */
 	struct pki_hist_filter filter;
 	struct pki_strtab comms;	/* interned comm strings */
+	/* each sample's comm interned, by thread: a thread's last one (a
+	 * cache, checked by content, slot by thread address) */
+	struct comm_memo {
+		const struct pk_thread *thread;
+		const char *comm;
+	} comm_memo[PKI_COMM_MEMO];
 	struct pki_strtab traces;	/* the trace key's values */
 	char *trace_buf;		/* one sample's, being formatted */
 	size_t trace_len;
