@@ -80,9 +80,8 @@ static bool rp_same(const struct pk_hist *h, const struct rp_event *re, uint32_t
 		(id->sym == key->sym && id->addr == key->addr));
 }
 
-/* The primary of key, or its slot (*slot) when it has none. */
-static int64_t rp_lookup(struct pk_hist *h, struct rp_event *re, const struct pk_hist_entry *key,
-			 size_t *slot)
+int64_t pki_replay_lookup(struct pk_hist *h, struct rp_event *re, const struct pk_hist_entry *key,
+			  size_t *slot)
 {
 	size_t j;
 
@@ -315,7 +314,7 @@ static int rp_first_key(void *arg, const struct pki_walk *w, const struct pk_his
 	struct pki_key_memo *memo = rp_memo(rw->h, rp, w, from);
 	bool memo_hit = memo && memo->comm == w->st->comm && memo->event == w->st->attr->index + 1;
 	size_t slot = 0;
-	int64_t i = memo_hit ? memo->entry : rp_lookup(rw->h, re, key, &slot);
+	int64_t i = memo_hit ? memo->entry : pki_replay_lookup(rw->h, re, key, &slot);
 	bool created = i == -1;
 	/* a key seen again this sample adds nothing to its group */
 	int64_t g = rp_key_group(rp, key);
@@ -563,11 +562,6 @@ static int rp_run(struct pk_hist *h, struct replay *rp)
 	return err;
 }
 
-static bool rp_usable(const struct rp_event *re, const struct hist_event *he)
-{
-	return !re->broken && re->nr_prim == he->nr && re->t.n == re->nr_prim + re->nr_dups;
-}
-
 /* The tree's order of event re's entries (he->order, he->node_order). */
 int pki_replay_order(struct rp_event *re, struct hist_event *he)
 {
@@ -588,125 +582,6 @@ int pki_replay_order(struct rp_event *re, struct hist_event *he)
 		he->node_order[node] = rp_entry(re, node);
 	he->nr_order = n;
 	return 0;
-}
-
-/* The duplicates as entries, and the tree's order of them all. */
-int pki_replay_entries(struct rp_event *re, struct hist_event *he)
-{
-	size_t n = re->t.n;
-	struct pk_hist_entry *v;
-
-	if (!rp_usable(re, he) || !n)
-		return 0;
-	v = realloc(he->v, n * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	he->v = v;
-	he->alloc = n;
-	for (uint32_t node = 0; node < n; node++) {
-		struct pk_hist_entry *e = &v[rp_entry(re, node)];
-
-		/* perf's entry has the map of its last sample, which its
-		 * later comparisons (group members' lookups) see */
-		e->dso = re->t.keys[node].dso;
-		if (!(re->node_idx[node] & DUP))
-			continue;
-		*e = re->t.keys[node];
-		e->self = e->children = e->nr_samples = 0;
-		e->callchain = NULL;
-	}
-	he->nr = n;
-	return pki_replay_order(re, he);
-}
-
-struct rp_apply {
-	struct pk_hist *h;
-	struct replay *rp;
-	const struct rp_exc *exc;
-};
-
-/* One key of a sample taken out of its stack, where perf put it. */
-static int rp_apply_key(void *arg, const struct pki_walk *w, const struct pk_hist_entry *key,
-			uint32_t pos, size_t from)
-{
-	struct rp_apply *ap = arg;
-	struct replay *rp = ap->rp;
-	struct rp_event *re = &rp->ev[w->st->attr->index];
-	struct hist_event *he = &ap->h->events[w->st->attr->index];
-	uint64_t period = ap->exc->period;
-	struct pk_hist_entry *e;
-	size_t slot;
-	int64_t i = rp_lookup(ap->h, re, key, &slot);
-	uint32_t ordinal, idx;
-
-	if (i < 0)
-		return i == -1 ? -EINVAL : (int)i;
-	if (re->prim[i].stamp == rp->occ)
-		return 0;
-	re->prim[i].stamp = rp->occ;
-	ordinal = rp->ordinal++;
-	idx = (uint32_t)i;
-	for (size_t r = 0; r < ap->exc->nr && he->order; r++) {
-		const struct rp_redir *d = &rp->redir[ap->exc->first + r];
-
-		if (d->ordinal == ordinal)
-			idx = rp_entry(re, d->node);
-	}
-	if (idx >= he->nr)
-		return -EINVAL;
-	e = &he->v[idx];
-	if (!pos) {
-		e->self += period;
-		e->nr_samples++;
-	}
-	e->children += period;
-	if (!ap->h->callchain)
-		return 0;
-	return pki_hist_append_chain(ap->h, &ap->h->trees[0], &e->callchain, w->frames, w->n, from, period);
-}
-
-static int rp_apply(struct pk_hist *h, struct replay *rp)
-{
-	struct pk_frame *frames = calloc(PKI_HIST_FRAMES, sizeof(*frames));
-	int err = frames ? 0 : -ENOMEM;
-
-	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
-		err = pki_replay_entries(&rp->ev[i], &h->events[i]);
-	for (size_t x = 0; x < rp->nr_exc && !err; x++) {
-		struct rp_apply ap = {h, rp, &rp->exc[x]};
-
-		rp->occ++;
-		rp->ordinal = 0;
-		err = pki_hist_walk(h, &h->stacks.v[rp->exc[x].stack], frames, NULL, rp_apply_key,
-				    &ap);
-	}
-	free(frames);
-	return err;
-}
-
-static bool uses_usable(const struct replay *rp)
-{
-	for (uint32_t i = 0; i < rp->nr_ev; i++)
-		if (rp->ev[i].broken)
-			return false;
-	return true;
-}
-
-/* A replay perf's tree broke (a first lookup found another key): the
- * entries are built the plain way, the samples that landed elsewhere
- * taken out of their stacks first. */
-static int rp_fallback(struct pk_hist *h, struct replay *rp)
-{
-	int err;
-
-	for (size_t x = 0; x < rp->nr_exc; x++) {
-		struct pki_stack *st = &h->stacks.v[rp->exc[x].stack];
-
-		st->period -= rp->exc[x].period;
-		st->count--;
-	}
-	err = pki_hist_build_entries(h);
-	return err ? err : rp_apply(h, rp);
 }
 
 static int progress_init(struct replay *rp, bool threaded)
@@ -806,14 +681,14 @@ int pki_hist_replay(struct pk_hist *h)
 	berr = pki_uses_join(parts, nr);
 	pki_populate_join(&fill);
 	err = err ? err : berr;
-	if (!err && uses_usable(&rp)) {
+	if (!err && pki_replay_usable(&rp)) {
 		err = pki_uses_trees(h, &rp, parts, nr);
 		if (!err)
 			err = pki_uses_entries(h, &rp, parts, nr);
 		if (!err)
 			err = pki_uses_apply(h, &rp);
 	} else if (!err) {
-		err = rp_fallback(h, &rp);
+		err = pki_replay_fallback(h, &rp);
 	}
 	pki_uses_free(parts, nr, h->nr_events_alloc);
 	rp_free(&rp);

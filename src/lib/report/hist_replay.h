@@ -167,6 +167,16 @@ static inline uint32_t rp_entry(const struct rp_event *re, uint32_t node)
 	return v & DUP ? (uint32_t)re->nr_prim + (v & ~DUP) : v;
 }
 
+/* The primary of key, or -1 and its slot (*slot) when it has none; a
+ * negative errno when the table cannot grow. */
+int64_t pki_replay_lookup(struct pk_hist *h, struct rp_event *re, const struct pk_hist_entry *key,
+			  size_t *slot);
+/* Whether every event's replay held (no first lookup found another key):
+ * the builders' entries stand (hist_replay_fallback.c). */
+bool pki_replay_usable(const struct replay *rp);
+/* Else the entries built the plain way, the samples that landed elsewhere
+ * taken out of their stacks and added where they landed. */
+int pki_replay_fallback(struct pk_hist *h, struct replay *rp);
 /* Event re's duplicates as entries of he, and the tree's order of them
  * all (he->order, he->node_order), when its replay held. */
 int pki_replay_entries(struct rp_event *re, struct hist_event *he);
