@@ -4,6 +4,9 @@
 #ifndef PK_WRITER_INTERNAL_H
 #define PK_WRITER_INTERNAL_H
 
+/* the largest record: its size is 16 bits */
+#define PKI_WRITER_REC_MAX 65535
+
 #include <stdarg.h>
 #include <perfkit/header.h>
 #include <perfkit/writer.h>
