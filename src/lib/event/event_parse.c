@@ -19,37 +19,22 @@
 #include <string.h>
 #include <linux/hw_breakpoint.h>
 #include "event_internal.h"
+#include "event_parser.h"
 
-struct parser {
-	const char *s;
-	size_t pos;
-	struct pk_event_list *list;
-	const struct pk_event_parse_opts *opts;
-	struct pk_parse_error *err;
-	int ret;
-	size_t last_tok;	/* start of the last token, where perf points at junk after it */
-};
-
-__attribute__((format(printf, 4, 5))) static int fail(struct parser *p, size_t pos, int ret,
-						      const char *fmt, ...)
+int pki_parse_fail(struct parser *p, size_t pos, int ret, const char *fmt, ...)
 {
-	va_list ap;
-
 	if (p->ret)
 		return p->ret;
 	p->ret = ret;
 	if (p->err) {
+		va_list ap;
+
 		p->err->pos = (int)pos;
 		va_start(ap, fmt);
 		vsnprintf(p->err->msg, sizeof(p->err->msg), fmt, ap);
 		va_end(ap);
 	}
 	return ret;
-}
-
-static char peek(const struct parser *p)
-{
-	return p->s[p->pos];
 }
 
 static bool is_name_char(char c)
@@ -62,7 +47,7 @@ static size_t scan_name(struct parser *p)
 {
 	size_t start = p->pos;
 
-	while (is_name_char(peek(p)))
+	while (is_name_char(pki_parse_peek(p)))
 		p->pos++;
 	return p->pos - start;
 }
@@ -138,163 +123,6 @@ void pk_event_list_free(struct pk_event_list *list)
 	list->nr = 0;
 }
 
-/* Modifiers ------------------------------------------------------------- */
-
-struct mods {
-	int eu, ek, eh, eH, eG, eI, precise;
-	bool exclude, exclude_GH, sample_read, pinned, weak, exclusive, precise_max;
-};
-
-/*
- * Parse mods at p->pos (after ':'), up to the first non-letter.  An event's
- * own modifiers start from nothing; a group's are added to what each member
- * already has (ev), as perf does.
- */
-static int parse_mods(struct parser *p, struct mods *m, const struct pk_event *ev)
-{
-	memset(m, 0, sizeof(*m));
-	size_t start = p->pos;
-
-	if (ev) {
-		const struct perf_event_attr *a = &ev->attr;
-
-		m->eu = a->exclude_user;
-		m->ek = a->exclude_kernel;
-		m->eh = a->exclude_hv;
-		m->eH = a->exclude_host;
-		m->eG = a->exclude_guest;
-		m->eI = a->exclude_idle;
-		m->precise = a->precise_ip;
-		m->exclude = m->eu || m->ek || m->eh;
-		m->exclude_GH = ev->mods & PK_EVENT_MOD_GH;
-		m->sample_read = ev->mods & PK_EVENT_MOD_SAMPLE_READ;
-		m->pinned = a->pinned;
-		m->exclusive = a->exclusive;
-		m->weak = ev->mods & PK_EVENT_MOD_WEAK;
-		m->precise_max = ev->mods & PK_EVENT_MOD_PRECISE_MAX;
-	}
-
-	while (isalpha((unsigned char)peek(p))) {
-		char c = peek(p);
-
-		switch (c) {
-		case 'u':
-		case 'k':
-		case 'h':
-			if (!m->exclude) {
-				m->exclude = true;
-				m->eu = m->ek = m->eh = 1;
-			}
-			if (c == 'u') {
-				if (!m->exclude_GH)
-					m->eG = 1;
-				m->eu = 0;
-			}
-			if (c == 'k')
-				m->ek = 0;
-			if (c == 'h')
-				m->eh = 0;
-			break;
-		case 'G':
-		case 'H':
-			if (!m->exclude_GH) {
-				m->exclude_GH = true;
-				m->eG = m->eH = 1;
-			}
-			if (c == 'G')
-				m->eG = 0;
-			else
-				m->eH = 0;
-			break;
-		case 'p':
-			m->precise++;
-			if (!m->exclude_GH)
-				m->eG = 1;
-			break;
-		case 'P':
-			/* resolved when opening: the highest level the PMU takes */
-			m->precise_max = true;
-			break;
-		case 'I':
-			m->eI = 1;
-			break;
-		case 'S':
-			m->sample_read = true;
-			break;
-		case 'D':
-			m->pinned = true;
-			break;
-		case 'W':
-			m->weak = true;
-			break;
-		case 'e':
-			m->exclusive = true;
-			break;
-		default:
-			return fail(p, start - 1, -EINVAL, "unknown modifier '%c'", c);
-		}
-		p->pos++;
-	}
-	if (p->pos == start)
-		return fail(p, start - 1, -EINVAL, "modifier expected");
-	p->last_tok = start;
-	if (m->precise > 3)
-		return fail(p, start, -EINVAL, "precise level greater than 3 (ppp)");
-	return 0;
-}
-
-static void apply_mods(struct pk_event *ev, const struct mods *m)
-{
-	struct perf_event_attr *a = &ev->attr;
-
-	ev->mods = (m->exclude_GH ? PK_EVENT_MOD_GH : 0) |
-		   (m->precise_max ? PK_EVENT_MOD_PRECISE_MAX : 0) |
-		   (m->weak ? PK_EVENT_MOD_WEAK : 0) |
-		   (m->sample_read ? PK_EVENT_MOD_SAMPLE_READ : 0);
-	a->exclude_user = m->eu;
-	a->exclude_kernel = m->ek;
-	a->exclude_hv = m->eh;
-	a->exclude_host = m->eH;
-	a->exclude_guest = m->eG;
-	a->exclude_idle = m->eI;
-	a->precise_ip = m->precise;
-	a->pinned = m->pinned;
-	a->exclusive = m->exclusive;
-	if (m->sample_read) {
-		a->sample_type |= PERF_SAMPLE_READ;
-		a->read_format |= PERF_FORMAT_ID;
-	}
-}
-
-/* ":mods" after an event of the list starting at index first. */
-static int maybe_mods(struct parser *p, size_t first, size_t name_start)
-{
-	struct mods m;
-	int ret;
-
-	if (peek(p) != ':')
-		return 0;
-	p->pos++;
-	ret = parse_mods(p, &m, NULL);
-	if (ret)
-		return ret;
-	for (size_t i = first; i < p->list->nr; i++) {
-		struct pk_event *ev = &p->list->ev[i];
-		size_t len = p->pos - name_start;
-
-		apply_mods(ev, &m);
-		/* Single events are named as written, modifiers included. */
-		if (p->list->nr - first == 1) {
-			char *n = strndup(p->s + name_start, len);
-			if (!n)
-				return fail(p, name_start, -ENOMEM, "out of memory");
-			free(ev->name);
-			ev->name = n;
-		}
-	}
-	return 0;
-}
-
 /* Event kinds ------------------------------------------------------------ */
 
 static int parse_u64(const char *s, size_t len, uint64_t *v)
@@ -319,19 +147,21 @@ static int parse_breakpoint(struct parser *p, size_t start)
 	unsigned int type = 0;
 	size_t a = p->pos, n;
 
-	while (isxdigit((unsigned char)peek(p)) || peek(p) == 'x' || peek(p) == 'X')
+	while (isxdigit((unsigned char)pki_parse_peek(p)) || pki_parse_peek(p) == 'x' ||
+	       pki_parse_peek(p) == 'X')
 		p->pos++;
 	if (parse_u64(p->s + a, p->pos - a, &addr))
-		return fail(p, start, -EINVAL, "breakpoint address expected");
-	if (peek(p) == '/') {
+		return pki_parse_fail(p, start, -EINVAL, "breakpoint address expected");
+	if (pki_parse_peek(p) == '/') {
 		a = ++p->pos;
-		while (isalnum((unsigned char)peek(p)))
+		while (isalnum((unsigned char)pki_parse_peek(p)))
 			p->pos++;
 		if (parse_u64(p->s + a, p->pos - a, &len) ||
 		    (len != 1 && len != 2 && len != 4 && len != 8))
-			return fail(p, a, -EINVAL, "breakpoint length must be 1, 2, 4 or 8");
+			return pki_parse_fail(p, a, -EINVAL,
+					      "breakpoint length must be 1, 2, 4 or 8");
 	}
-	if (peek(p) == ':') {
+	if (pki_parse_peek(p) == ':') {
 		a = p->pos + 1;
 		n = 0;
 		while (strchr("rwx", p->s[a + n]) && p->s[a + n])
@@ -346,19 +176,20 @@ static int parse_breakpoint(struct parser *p, size_t start)
 	if (!type)
 		type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
 	if ((type & HW_BREAKPOINT_X) && (type & HW_BREAKPOINT_RW))
-		return fail(p, start, -EINVAL, "breakpoint cannot be both execute and read/write");
+		return pki_parse_fail(p, start, -EINVAL,
+				      "breakpoint cannot be both execute and read/write");
 	if (!len)
 		len = type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
 	ev = add_event(p, p->s + start, p->pos - start);
 	if (!ev)
-		return fail(p, start, -ENOMEM, "out of memory");
+		return pki_parse_fail(p, start, -ENOMEM, "out of memory");
 	ev->attr.type = PERF_TYPE_BREAKPOINT;
 	ev->attr.bp_type = type;
 	ev->attr.bp_addr = addr;
 	ev->attr.bp_len = len;
 	ev->attr.sample_period = 1;
 	ev->pmu = strdup("breakpoint");
-	return maybe_mods(p, p->list->nr - 1, start);
+	return pki_maybe_mods(p, p->list->nr - 1, start);
 }
 
 static bool is_raw(const char *s, size_t len)
@@ -381,7 +212,7 @@ static int add_simple(struct parser *p, size_t start, size_t len, uint32_t type,
 	struct pk_event *ev = add_event(p, p->s + start, len);
 
 	if (!ev)
-		return fail(p, start, -ENOMEM, "out of memory");
+		return pki_parse_fail(p, start, -ENOMEM, "out of memory");
 	ev->attr.type = type;
 	ev->attr.config = config;
 	ev->pmu = strdup(pmu);
@@ -390,15 +221,15 @@ static int add_simple(struct parser *p, size_t start, size_t len, uint32_t type,
 		ev->unit = strdup("msec");
 		ev->scale = 1e-6;
 	}
-	if (peek(p) == '/') {	/* "cpu-clock/name=x,period=n/" */
+	if (pki_parse_peek(p) == '/') { /* "cpu-clock/name=x,period=n/" */
 		p->pos++;
 		free(ev->name);
 		ev->name = strdup("");
 		if (!ev->name)
-			return fail(p, start, -ENOMEM, "out of memory");
+			return pki_parse_fail(p, start, -ENOMEM, "out of memory");
 		return parse_terms_and_mods(p, NULL, ev, start);
 	}
-	return maybe_mods(p, p->list->nr - 1, start);
+	return pki_maybe_mods(p, p->list->nr - 1, start);
 }
 
 struct tp_ctx {
@@ -415,7 +246,7 @@ static int add_tracepoint(const char *sys, const char *name, long id, void *arg)
 	struct pk_event *ev = add_event(c->p, full, n > 0 ? (size_t)n : 0);
 
 	if (!ev)
-		return fail(c->p, c->start, -ENOMEM, "out of memory");
+		return pki_parse_fail(c->p, c->start, -ENOMEM, "out of memory");
 	ev->attr.type = PERF_TYPE_TRACEPOINT;
 	ev->attr.config = (uint64_t)id;
 	ev->attr.sample_period = 1;
@@ -441,10 +272,10 @@ static int parse_tracepoint(struct parser *p, size_t start, size_t syslen)
 	nstart = p->pos;
 	nlen = scan_name(p);
 	if (!nlen)
-		return fail(p, nstart, -EINVAL, "tracepoint name expected after '%.*s:'",
-			    (int)syslen, p->s + start);
+		return pki_parse_fail(p, nstart, -EINVAL, "tracepoint name expected after '%.*s:'",
+				      (int)syslen, p->s + start);
 	if (syslen >= sizeof(sys) || nlen >= sizeof(name))
-		return fail(p, start, -ENAMETOOLONG, "tracepoint name too long");
+		return pki_parse_fail(p, start, -ENAMETOOLONG, "tracepoint name too long");
 	memcpy(sys, p->s + start, syslen);
 	sys[syslen] = 0;
 	memcpy(name, p->s + nstart, nlen);
@@ -453,19 +284,22 @@ static int parse_tracepoint(struct parser *p, size_t start, size_t syslen)
 		long id = pki_tracepoint_id(tracefs, sys, name);
 
 		if (id < 0)
-			return fail(p, start, -ENOENT, "unknown tracepoint '%s:%s' (no %s/events/%s/%s)",
-				    sys, name, tracefs, sys, name);
+			return pki_parse_fail(p, start, -ENOENT,
+					      "unknown tracepoint '%s:%s' (no %s/events/%s/%s)",
+					      sys, name, tracefs, sys, name);
 		if (add_tracepoint(sys, name, id, &c))
 			return p->ret;
 	} else {
 		int ret = pki_tracepoint_foreach(tracefs, sys, name, false, add_tracepoint, &c);
 
 		if (ret)
-			return p->ret ? p->ret : fail(p, start, ret, "cannot list tracepoints");
+			return p->ret ? p->ret
+				      : pki_parse_fail(p, start, ret, "cannot list tracepoints");
 		if (!c.added)
-			return fail(p, start, -ENOENT, "no tracepoint matches '%s:%s'", sys, name);
+			return pki_parse_fail(p, start, -ENOENT, "no tracepoint matches '%s:%s'",
+					      sys, name);
 	}
-	return maybe_mods(p, first, start);
+	return pki_maybe_mods(p, first, start);
 }
 
 /* Apply "a=1,b,c=0x2" terms (an events/ alias body) to attr. */
@@ -499,7 +333,7 @@ static int fill_pmu_event(struct parser *p, struct pk_event *ev, const struct pk
 	ev->attr.type = pmu->type;
 	ev->pmu = strdup(pmu_name);
 	if (!ev->pmu || pki_pmu_cpumask(pmu, &ev->cpus, &ev->nr_cpus))
-		return fail(p, p->pos, -ENOMEM, "out of memory");
+		return pki_parse_fail(p, p->pos, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -511,30 +345,31 @@ static int parse_term(struct parser *p, const struct pki_pmu *pmu, struct pk_eve
 	uint64_t v = 1;
 	int ret;
 
-	while (isalnum((unsigned char)peek(p)) || peek(p) == '_' || peek(p) == '-' ||
-	       peek(p) == '.')
+	while (isalnum((unsigned char)pki_parse_peek(p)) || pki_parse_peek(p) == '_' ||
+	       pki_parse_peek(p) == '-' || pki_parse_peek(p) == '.')
 		p->pos++;
 	tl = p->pos - ts;
 	if (!tl || tl >= sizeof(term))
-		return fail(p, ts, -EINVAL, "term expected");
+		return pki_parse_fail(p, ts, -EINVAL, "term expected");
 	memcpy(term, p->s + ts, tl);
 	term[tl] = 0;
 	vs = p->pos + 1;
-	if (peek(p) == '=') {
+	if (pki_parse_peek(p) == '=') {
 		p->pos++;
-		while (peek(p) && peek(p) != ',' && peek(p) != '/')
+		while (pki_parse_peek(p) && pki_parse_peek(p) != ',' && pki_parse_peek(p) != '/')
 			p->pos++;
 		vl = p->pos - vs;
 		if (!strcmp(term, "name")) {
 			char *n = strndup(p->s + vs, vl);
 			if (!n)
-				return fail(p, vs, -ENOMEM, "out of memory");
+				return pki_parse_fail(p, vs, -ENOMEM, "out of memory");
 			free(ev->name);
 			ev->name = n;
 			return 0;
 		}
 		if (parse_u64(p->s + vs, vl, &v))
-			return fail(p, vs, -EINVAL, "number expected for term '%s'", term);
+			return pki_parse_fail(p, vs, -EINVAL, "number expected for term '%s'",
+					      term);
 	}
 	if (!strcmp(term, "period") || !strcmp(term, "freq")) {
 		if (!strcmp(term, "freq"))
@@ -543,22 +378,24 @@ static int parse_term(struct parser *p, const struct pki_pmu *pmu, struct pk_eve
 		return 0;
 	}
 	if (!pmu)	/* a symbolic event: only the generic terms above */
-		return fail(p, ts, -EINVAL, "unknown term '%s' for a symbolic event", term);
+		return pki_parse_fail(p, ts, -EINVAL, "unknown term '%s' for a symbolic event",
+				      term);
 	ret = pki_pmu_apply_term(pmu, &ev->attr, term, v);
 	if (ret == -ENOENT && !vl && !pki_pmu_event_alias(pmu, term, alias, sizeof(alias))) {
 		if (apply_alias_terms(pmu, &ev->attr, alias))
-			return fail(p, ts, -EINVAL, "bad events/%s in sysfs: '%s'", term, alias);
+			return pki_parse_fail(p, ts, -EINVAL, "bad events/%s in sysfs: '%s'", term,
+					      alias);
 		free(ev->unit);
 		pki_pmu_event_scale_unit(pmu, term, &ev->scale, &ev->unit);
 		return 0;
 	}
 	if (ret == -ENOENT)
-		return fail(p, ts, -EINVAL, "unknown term '%s' for pmu '%s'", term,
-			    strrchr(pmu->dir, '/') + 1);
+		return pki_parse_fail(p, ts, -EINVAL, "unknown term '%s' for pmu '%s'", term,
+				      strrchr(pmu->dir, '/') + 1);
 	if (ret == -ERANGE)
-		return fail(p, vs, -ERANGE, "value too big for format of '%s'", term);
+		return pki_parse_fail(p, vs, -ERANGE, "value too big for format of '%s'", term);
 	if (ret)
-		return fail(p, ts, ret, "bad format of term '%s' in sysfs", term);
+		return pki_parse_fail(p, ts, ret, "bad format of term '%s' in sysfs", term);
 	return 0;
 }
 
@@ -570,15 +407,15 @@ static int parse_pmu_event(struct parser *p, size_t start, size_t len)
 	int ret;
 
 	if (len >= sizeof(pmu_name))
-		return fail(p, start, -ENAMETOOLONG, "PMU name too long");
+		return pki_parse_fail(p, start, -ENAMETOOLONG, "PMU name too long");
 	memcpy(pmu_name, p->s + start, len);
 	pmu_name[len] = 0;
 	if (pki_pmu_open(&pmu, pki_sysfs_root(p->opts), pmu_name))
-		return fail(p, start, -ENOENT, "unknown PMU '%s'", pmu_name);
+		return pki_parse_fail(p, start, -ENOENT, "unknown PMU '%s'", pmu_name);
 	p->pos++; /* '/' */
 	ev = add_event(p, "", 0);
 	if (!ev)
-		return fail(p, start, -ENOMEM, "out of memory");
+		return pki_parse_fail(p, start, -ENOMEM, "out of memory");
 	ev->attr.exclude_guest = 1;
 	if ((ret = fill_pmu_event(p, ev, &pmu, pmu_name)))
 		return ret;
@@ -591,37 +428,37 @@ static int parse_terms_and_mods(struct parser *p, const struct pki_pmu *pmu, str
 {
 	int ret;
 
-	while (peek(p) != '/') {
-		if (!peek(p))
-			return fail(p, start, -EINVAL, "missing the closing '/'");
+	while (pki_parse_peek(p) != '/') {
+		if (!pki_parse_peek(p))
+			return pki_parse_fail(p, start, -EINVAL, "missing the closing '/'");
 		if ((ret = parse_term(p, pmu, ev)))
 			return ret;
-		if (peek(p) == ',')
+		if (pki_parse_peek(p) == ',')
 			p->pos++;
-		else if (peek(p) != '/')
-			return fail(p, p->pos, -EINVAL, "',' or '/' expected");
+		else if (pki_parse_peek(p) != '/')
+			return pki_parse_fail(p, p->pos, -EINVAL, "',' or '/' expected");
 	}
 	p->last_tok = p->pos;
 	p->pos++;
 	if (!*ev->name) {
 		free(ev->name);
 		if (!(ev->name = strndup(p->s + start, p->pos - start)))
-			return fail(p, start, -ENOMEM, "out of memory");
+			return pki_parse_fail(p, start, -ENOMEM, "out of memory");
 	}
 	/* Modifiers follow the closing '/' directly ("cpu/.../pp") or after ':'. */
-	if (peek(p) == ':' || isalpha((unsigned char)peek(p))) {
+	if (pki_parse_peek(p) == ':' || isalpha((unsigned char)pki_parse_peek(p))) {
 		char *named = strdup(ev->name);
 		size_t before = p->pos;
-		struct mods m;
+		struct pki_mods m;
 
 		if (!named)
-			return fail(p, start, -ENOMEM, "out of memory");
-		if (peek(p) == ':') {
-			ret = maybe_mods(p, p->list->nr - 1, start);
+			return pki_parse_fail(p, start, -ENOMEM, "out of memory");
+		if (pki_parse_peek(p) == ':') {
+			ret = pki_maybe_mods(p, p->list->nr - 1, start);
 		} else {
-			ret = parse_mods(p, &m, NULL);
+			ret = pki_parse_mods(p, &m, NULL);
 			if (!ret) {
-				apply_mods(&p->list->ev[p->list->nr - 1], &m);
+				pki_apply_mods(&p->list->ev[p->list->nr - 1], &m);
 				free(p->list->ev[p->list->nr - 1].name);
 				p->list->ev[p->list->nr - 1].name = strndup(p->s + start, p->pos - start);
 			}
@@ -663,11 +500,11 @@ static int parse_pmu_alias(struct parser *p, size_t start, size_t len)
 		struct pk_event *ev = add_event(p, name, len);
 		if (!ev || fill_pmu_event(p, ev, &pmu, de->d_name)) {
 			closedir(d);
-			return fail(p, start, -ENOMEM, "out of memory");
+			return pki_parse_fail(p, start, -ENOMEM, "out of memory");
 		}
 		if (apply_alias_terms(&pmu, &ev->attr, alias)) {
 			closedir(d);
-			return fail(p, start, -EINVAL, "bad events/%s in sysfs", name);
+			return pki_parse_fail(p, start, -EINVAL, "bad events/%s in sysfs", name);
 		}
 		free(ev->unit);
 		pki_pmu_event_scale_unit(&pmu, name, &ev->scale, &ev->unit);
@@ -676,7 +513,7 @@ static int parse_pmu_alias(struct parser *p, size_t start, size_t len)
 	closedir(d);
 	if (!found)
 		return -ENOENT;
-	return maybe_mods(p, p->list->nr - 1, start);
+	return pki_maybe_mods(p, p->list->nr - 1, start);
 }
 
 /* kprobe, kretprobe, uprobe, uretprobe: 0..3, else -1 */
@@ -699,17 +536,17 @@ static int parse_probe(struct parser *p, size_t start, size_t len)
 	char msg[256];
 	int ret;
 
-	while (peek(p) && peek(p) != ',' && peek(p) != '}')
+	while (pki_parse_peek(p) && pki_parse_peek(p) != ',' && pki_parse_peek(p) != '}')
 		p->pos++;
 	if (p->pos == spec)
-		return fail(p, spec, -EINVAL, "probe location expected");
+		return pki_parse_fail(p, spec, -EINVAL, "probe location expected");
 	ev = add_event(p, p->s + start, p->pos - start);
 	if (!ev)
-		return fail(p, start, -ENOMEM, "out of memory");
+		return pki_parse_fail(p, start, -ENOMEM, "out of memory");
 	ret = pki_probe_event_init(ev, pki_sysfs_root(p->opts), kind >= 2, kind & 1, p->s + spec,
 				   p->pos - spec, msg, sizeof(msg));
 	if (ret)
-		return fail(p, spec, ret, "%s", msg);
+		return pki_parse_fail(p, spec, ret, "%s", msg);
 	return 0;
 }
 
@@ -722,54 +559,56 @@ static int parse_event(struct parser *p)
 
 	p->last_tok = start;
 	if (!len)
-		return fail(p, start && p->s[start - 1] == ',' ? start - 1 : start, -EINVAL,
-			    peek(p) ? "event name expected" : "unexpected end, event name expected");
+		return pki_parse_fail(p, start && p->s[start - 1] == ',' ? start - 1 : start,
+				      -EINVAL,
+				      pki_parse_peek(p) ? "event name expected"
+							: "unexpected end, event name expected");
 	/* Symbols first: "cpu-clock/name=x/" takes terms, it is not a PMU. */
 	if ((sym = pki_symbol_find(p->s + start, len)))
 		return add_simple(p, start, len, sym->type, sym->config,
 				  sym->type == PERF_TYPE_HARDWARE ? "cpu" : "software");
 	if (pki_cache_event_parse(p->s + start, len, &config))
 		return add_simple(p, start, len, PERF_TYPE_HW_CACHE, config, "cpu");
-	if (peek(p) == '/')
+	if (pki_parse_peek(p) == '/')
 		return parse_pmu_event(p, start, len);
-	if (len == 3 && !strncmp(p->s + start, "mem", 3) && peek(p) == ':') {
+	if (len == 3 && !strncmp(p->s + start, "mem", 3) && pki_parse_peek(p) == ':') {
 		p->pos++;
 		return parse_breakpoint(p, start);
 	}
-	if (peek(p) == ':' && probe_kind(p->s + start, len) >= 0)
+	if (pki_parse_peek(p) == ':' && probe_kind(p->s + start, len) >= 0)
 		return parse_probe(p, start, len);
 	if (is_raw(p->s + start, len)) {
 		config = strtoull(p->s + start + 1, NULL, 16);
 		return add_simple(p, start, len, PERF_TYPE_RAW, config, "cpu");
 	}
-	if (peek(p) == ':' && is_name_char(p->s[p->pos + 1]))
+	if (pki_parse_peek(p) == ':' && is_name_char(p->s[p->pos + 1]))
 		return parse_tracepoint(p, start, len);
 	ret = parse_pmu_alias(p, start, len);
 	if (ret != -ENOENT)
 		return ret;
-	return fail(p, start, -EINVAL, "unknown event '%.*s'", (int)len, p->s + start);
+	return pki_parse_fail(p, start, -EINVAL, "unknown event '%.*s'", (int)len, p->s + start);
 }
 
 static int parse_group(struct parser *p)
 {
 	size_t open = p->pos, first = p->list->nr, mods_start;
-	struct mods m;
+	struct pki_mods m;
 	int ret;
 
 	p->pos++;
 	for (;;) {
-		if (peek(p) == '{')
-			return fail(p, p->pos, -EINVAL, "groups cannot be nested");
+		if (pki_parse_peek(p) == '{')
+			return pki_parse_fail(p, p->pos, -EINVAL, "groups cannot be nested");
 		if ((ret = parse_event(p)))
 			return ret;
-		if (peek(p) == ',') {
+		if (pki_parse_peek(p) == ',') {
 			p->pos++;
 			continue;
 		}
-		if (peek(p) == '}')
+		if (pki_parse_peek(p) == '}')
 			break;
-		return fail(p, peek(p) ? p->last_tok : open, -EINVAL,
-			    peek(p) ? "',' or '}' expected" : "missing '}'");
+		return pki_parse_fail(p, pki_parse_peek(p) ? p->last_tok : open, -EINVAL,
+				      pki_parse_peek(p) ? "',' or '}' expected" : "missing '}'");
 	}
 	p->pos++;
 	for (size_t i = first; i < p->list->nr; i++) {
@@ -777,8 +616,8 @@ static int parse_group(struct parser *p)
 		p->list->ev[i].group_size = i == first ? (int)(p->list->nr - first) : 1;
 	}
 	if (p->list->nr == first)
-		return fail(p, open, -EINVAL, "empty group");
-	if (peek(p) != ':')
+		return pki_parse_fail(p, open, -EINVAL, "empty group");
+	if (pki_parse_peek(p) != ':')
 		return 0;
 	mods_start = ++p->pos;
 	/*
@@ -787,9 +626,9 @@ static int parse_group(struct parser *p)
 	 */
 	for (size_t i = first; i < p->list->nr; i++) {
 		p->pos = mods_start;
-		if ((ret = parse_mods(p, &m, &p->list->ev[i])))
+		if ((ret = pki_parse_mods(p, &m, &p->list->ev[i])))
 			return ret;
-		apply_mods(&p->list->ev[i], &m);
+		pki_apply_mods(&p->list->ev[i], &m);
 	}
 	return 0;
 }
@@ -805,14 +644,15 @@ int pk_event_list_parse(struct pk_event_list *list, const char *str,
 		err->msg[0] = 0;
 	}
 	if (!str || !list)
-		return fail(&p, 0, -EINVAL, "no event string or list");
+		return pki_parse_fail(&p, 0, -EINVAL, "no event string or list");
 	for (;;) {
-		if (peek(&p) == '{' ? parse_group(&p) : parse_event(&p))
+		if (pki_parse_peek(&p) == '{' ? parse_group(&p) : parse_event(&p))
 			break;
-		if (!peek(&p))
+		if (!pki_parse_peek(&p))
 			return 0;
-		if (peek(&p) != ',') {
-			fail(&p, p.last_tok, -EINVAL, "unexpected '%c' after this", peek(&p));
+		if (pki_parse_peek(&p) != ',') {
+			pki_parse_fail(&p, p.last_tok, -EINVAL, "unexpected '%c' after this",
+				       pki_parse_peek(&p));
 			break;
 		}
 		p.pos++;
