@@ -659,6 +659,7 @@ int pki_hist_replay(struct pk_hist *h)
 	struct replay rp = {.all = h->stacks.log_mode == 2};
 	struct pki_populate_job fill = {0};
 	int err = rp_init(h, &rp), berr;
+	bool usable;
 
 	if (!err && threaded) {
 		/* what the first walks write, one stack after the other */
@@ -678,13 +679,16 @@ int pki_hist_replay(struct pk_hist *h)
 		err = rp_run(h, &rp);
 	else
 		rp_publish(&rp, 0, true);	/* the builders stop */
+	usable = !err && pki_replay_usable(&rp);
+	/* while the builders finish the last stacks */
+	if (usable)
+		err = pki_uses_keys(h, &rp);
 	berr = pki_uses_join(parts, nr);
 	pki_populate_join(&fill);
 	err = err ? err : berr;
-	if (!err && pki_replay_usable(&rp)) {
+	if (!err && usable) {
 		err = pki_uses_trees(h, &rp, parts, nr);
-		if (!err)
-			err = pki_uses_entries(h, &rp, parts, nr);
+		pki_uses_values(h, &rp, parts, nr);
 		if (!err)
 			err = pki_uses_apply(h, &rp);
 	} else if (!err) {

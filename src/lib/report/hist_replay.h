@@ -225,15 +225,19 @@ int pki_uses_start(struct use_part *parts, unsigned nr, struct pk_hist *h,
 /* Waits for the builders, or runs those that had no thread (after a
  * failed replay they stop at once); 0 or the first error. */
 int pki_uses_join(struct use_part *parts, unsigned nr);
+/* The entries in primary order, then the duplicates, with their keys
+ * from perf's tree (which keeps none), and the tree's order of them; the
+ * primaries whose trees must stay whole marked.  Needs only the replay:
+ * done while the builders finish. */
+int pki_uses_keys(struct pk_hist *h, struct replay *rp);
 /* The call trees of the entries that are to have them whole, their
  * waiting chains added (those big enough after the samples perf's
  * lookups moved, and those that may merge); the others keep the partial
  * root their builder made, with its depth. */
 int pki_uses_trees(struct pk_hist *h, struct replay *rp, struct use_part *parts, unsigned nr);
-/* The entries in primary order, then the duplicates: keys from perf's
- * tree (which keeps none), values from their builders; and the tree's
- * order of them. */
-int pki_uses_entries(struct pk_hist *h, struct replay *rp, struct use_part *parts, unsigned nr);
+/* The entries' values from their builders (pki_uses_keys() first). */
+void pki_uses_values(struct pk_hist *h, const struct replay *rp, struct use_part *parts,
+		     unsigned nr);
 /* The samples perf's lookups put elsewhere, moved there (in replay
  * order, as perf added them). */
 int pki_uses_apply(struct pk_hist *h, struct replay *rp);

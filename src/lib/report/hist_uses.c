@@ -307,11 +307,7 @@ int pki_uses_trees(struct pk_hist *h, struct replay *rp, struct use_part *parts,
 
 		if (!h->callchain || !re->nr_prim || !uses_any_partial(parts, nr, i))
 			continue;
-		/* perf merges equal entries again only with the comm key */
-		if (pki_hist_grouping_passes(h->keys, h->nr_keys) > 1 && rp->shared_names)
-			err = pki_replay_keep(re);
-		if (!err)
-			err = moved_periods(h, rp, i, &moved);
+		err = moved_periods(h, rp, i, &moved);
 		for (size_t k = 0; k < re->nr_prim && !err; k++) {
 			struct use_part *p = &parts[k % nr];
 			struct use_val *v = k / nr < p->ev[i].alloc ? &p->ev[i].v[k / nr] : NULL;
@@ -360,28 +356,51 @@ static int place_keys(const struct rp_event *re, struct pk_hist_entry *v, size_t
 	return 0;
 }
 
-/* Event i's entries: primaries then duplicates, keys from perf's tree
- * (taken over: each has the map of its last sample, which perf's entry
- * keeps), values from the builders (none for duplicates yet), and the
- * tree's order of them. */
-static int uses_event_entries(struct pk_hist *h, struct rp_event *re, struct use_part *parts,
-			      unsigned nr, uint32_t i)
+/* Event i's entries, keys only: primaries then duplicates, keys from
+ * perf's tree (taken over: each has the map of its last sample, which
+ * perf's entry keeps), and the tree's order of them. */
+static int uses_event_keys(struct pk_hist *h, struct replay *rp, uint32_t i)
 {
+	struct rp_event *re = &rp->ev[i];
 	struct hist_event *he = &h->events[i];
 	size_t n = re->t.n;
-	int err;
+	int err = 0;
 
 	/* every node is a primary or a duplicate: the replay held */
 	if (n != re->nr_prim + re->nr_dups)
 		return -EINVAL;
-	err = place_keys(re, re->t.keys, n);
+	/* which trees must stay whole, from the keys in tree order; perf
+	 * merges equal entries again only with the comm key */
+	if (h->callchain && pki_hist_grouping_passes(h->keys, h->nr_keys) > 1 && rp->shared_names)
+		err = pki_replay_keep(re);
+	if (!err)
+		err = place_keys(re, re->t.keys, n);
 	if (err)
 		return err;
 	he->v = re->t.keys;
 	he->alloc = re->t.alloc;
 	he->nr = n;
 	re->t.keys = NULL;
-	for (size_t k = 0; k < n; k++) {
+	return pki_replay_order(re, he);
+}
+
+int pki_uses_keys(struct pk_hist *h, struct replay *rp)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
+		if (rp->ev[i].nr_prim)
+			err = uses_event_keys(h, rp, i);
+	return err;
+}
+
+/* Event i's values, from the builders (none for duplicates yet). */
+static void uses_event_values(struct pk_hist *h, const struct rp_event *re, struct use_part *parts,
+			      unsigned nr, uint32_t i)
+{
+	struct hist_event *he = &h->events[i];
+
+	for (size_t k = 0; k < he->nr; k++) {
 		const struct use_vals *uv = &parts[k % nr].ev[i];
 		const struct use_val *val =
 			k < re->nr_prim && k / nr < uv->alloc ? &uv->v[k / nr] : NULL;
@@ -392,17 +411,14 @@ static int uses_event_entries(struct pk_hist *h, struct rp_event *re, struct use
 		e->nr_samples = val ? val->nr_samples : 0;
 		e->callchain = val ? val->callchain : NULL;
 	}
-	return pki_replay_order(re, he);
 }
 
-int pki_uses_entries(struct pk_hist *h, struct replay *rp, struct use_part *parts, unsigned nr)
+void pki_uses_values(struct pk_hist *h, const struct replay *rp, struct use_part *parts,
+		     unsigned nr)
 {
-	int err = 0;
-
-	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc && !err; i++)
+	for (uint32_t i = 0; i < rp->nr_ev && i < h->nr_events_alloc; i++)
 		if (rp->ev[i].nr_prim)
-			err = uses_event_entries(h, &rp->ev[i], parts, nr, i);
-	return err;
+			uses_event_values(h, &rp->ev[i], parts, nr, i);
 }
 
 /* One key of a sample moved from its stack's entry to where perf's lookup
