@@ -73,7 +73,8 @@ static void same_entry(const struct pk_hist_entry *a, const struct pk_hist_entry
 }
 
 /* threads: the other build's limit (0: by the CPUs; 2: one builder beside
- * the replay; 3: two, whatever the CPUs) */
+ * the replay; 3: two, whatever the CPUs; 4: two, and a thread mapping
+ * the replay's arrays) */
 static void compare_with(const char *path, bool children, int callchain, uint32_t threads)
 {
 	struct pk_session *s1, *s2;
@@ -102,7 +103,7 @@ static void compare_with(const char *path, bool children, int callchain, uint32_
 
 static void compare(const char *path, bool children, int callchain)
 {
-	static const uint32_t limits[] = {0, 2, 3};
+	static const uint32_t limits[] = {0, 2, 3, 4};
 
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
 		compare_with(path, children, callchain, limits[i]);
