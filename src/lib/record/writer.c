@@ -18,7 +18,6 @@
 #define PERF_MAGIC2	 0x32454c4946524550ULL /* "PERFILE2" */
 #define FILE_HEADER_SIZE 104
 #define ATTR_SIZE	 sizeof(struct perf_event_attr)
-#define REC_MAX		 PKI_WRITER_REC_MAX
 
 int pki_writer_fail(struct pk_writer *w, int err, const char *fmt, ...)
 {
@@ -410,7 +409,7 @@ static int emit_feature_record(struct pk_writer *w, unsigned int feat)
 	size_t len = (w->feat[feat].len + 7) & ~(size_t)7;
 	int err;
 
-	if (16 + len > REC_MAX) {
+	if (16 + len > PKI_WRITER_REC_MAX) {
 		pki_debug("pipe mode: feature %s too large for a record, left out",
 			  pk_feature_name(feat));
 		return 0;
@@ -458,7 +457,7 @@ static int start_pipe(struct pk_writer *w)
 		struct perf_event_header h = {.type = PK_RECORD_HEADER_ATTR};
 		size_t sz = 8 + ATTR_SIZE + a->nr_ids * 8;
 
-		if (sz > REC_MAX)
+		if (sz > PKI_WRITER_REC_MAX)
 			return pki_writer_fail(
 				w, -E2BIG, "pipe mode: %zu ids of one event do not fit a record",
 				a->nr_ids);
@@ -521,7 +520,7 @@ int pk_writer_write(struct pk_writer *w, const void *rec, size_t size)
 		return pki_writer_fail(w, -EINVAL, "pk_writer_start() was not called");
 	if (w->failed)
 		return w->fail_err;
-	if (size < sizeof(*h) || size > REC_MAX || h->size != size || size % 8)
+	if (size < sizeof(*h) || size > PKI_WRITER_REC_MAX || h->size != size || size % 8)
 		return pki_writer_fail(w, -EINVAL, "record of type %u has a bad size %zu",
 				       size >= sizeof(*h) ? h->type : 0, size);
 	if (h->type == PERF_RECORD_SAMPLE)

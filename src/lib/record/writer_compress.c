@@ -12,7 +12,7 @@
 #include "writer_internal.h"
 
 #define CHUNK_MAX   (256 * 1024)
-#define PAYLOAD_MAX (65535 - 8)
+#define PAYLOAD_MAX (PKI_WRITER_REC_MAX - 8) /* after the record's header */
 
 void pki_writer_compress_free(struct pk_writer *w)
 {
