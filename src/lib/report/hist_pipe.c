@@ -25,6 +25,13 @@ static bool batch_full(const struct pki_batch *b)
 	return b->nr == PKI_BATCH_SAMPLES || b->nr_frames + PKI_BATCH_MAX_CHAIN > PKI_BATCH_FRAMES;
 }
 
+/* A batch emptied for the next fill. */
+static void batch_clear(struct pki_batch *b)
+{
+	b->nr = b->nr_frames = 0;
+	b->early_done = false;
+}
+
 static void run_early(struct pki_pipe *p, struct pki_batch *b)
 {
 	if (p->early && !b->early_done)
@@ -41,8 +48,7 @@ static int run_batch(struct pki_pipe *p, struct pki_batch *b)
 		p->prepare(p->ctx, b);
 	for (size_t i = 0; i < b->nr && !err; i++)
 		err = p->consume(p->ctx, &b->v[i], b->frames + b->v[i].first_frame);
-	b->nr = b->nr_frames = 0;
-	b->early_done = false;
+	batch_clear(b);
 	return err;
 }
 
@@ -64,10 +70,9 @@ static void *worker(void *arg)
 		skip = p->err != 0; /* after an error the rest is dropped */
 		pthread_mutex_unlock(&p->lock);
 		err = 0;
-		if (skip) {
-			b->nr = b->nr_frames = 0;
-			b->early_done = false;
-		} else
+		if (skip)
+			batch_clear(b);
+		else
 			err = run_batch(p, b);
 		pthread_mutex_lock(&p->lock);
 		if (err && !p->err)

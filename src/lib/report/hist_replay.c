@@ -634,10 +634,11 @@ static void rp_free(struct replay *rp)
 static unsigned usable_cpus(const struct pk_hist *h)
 {
 	cpu_set_t set;
-	int cpus = sched_getaffinity(0, sizeof(set), &set) ? 0 : CPU_COUNT(&set);
+	int cpus;
 
 	if (h->nr_threads)
 		return h->nr_threads;
+	cpus = sched_getaffinity(0, sizeof(set), &set) ? 0 : CPU_COUNT(&set);
 	if (cpus <= 0)
 		cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	return cpus > 0 ? (unsigned)cpus : 1;

@@ -369,8 +369,9 @@ static int uses_event_keys(struct pk_hist *h, struct replay *rp, uint32_t i)
 	/* every node is a primary or a duplicate: the replay held */
 	if (n != re->nr_prim + re->nr_dups)
 		return -EINVAL;
-	/* which trees must stay whole, from the keys in tree order; perf
-	 * merges equal entries again only with the comm key */
+	/* which trees must stay whole (read from the keys by node, so
+	 * before they move); perf merges equal entries again only with the
+	 * comm key */
 	if (h->callchain && pki_hist_grouping_passes(h->keys, h->nr_keys) > 1 && rp->shared_names)
 		err = pki_replay_keep(re);
 	if (!err)
