@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Writer and ring unit tests: every record type the writer emits goes
- * through our reader and must come back byte for byte; file mode, pipe
- * mode, -z, a run killed before finish, a full disk, a planted symlink;
- * the ring's wrap-around copy and tail release.
+ * Writer unit tests: every record type the writer emits goes through our
+ * reader and must come back byte for byte; file mode, pipe mode, -z, a run
+ * killed before finish, a full disk, a planted symlink, AUXTRACE records.
+ * (The ring buffer's tests are in test_ring.c.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -24,6 +23,7 @@
 #include <perfkit/recorder.h>
 #include <perfkit/ring.h>
 #include <perfkit/writer.h>
+#include "test_records.h"
 
 #define ST                                                                                         \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
@@ -34,139 +34,6 @@ static char tmpdir[] = "/tmp/pk-writer-test-XXXXXX";
 static void path_in_tmp(char *buf, size_t size, const char *name)
 {
 	snprintf(buf, size, "%s/%s", tmpdir, name);
-}
-
-struct recbuf {
-	uint8_t b[512];
-	size_t len;
-};
-
-static void rb_start(struct recbuf *r, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = {.type = type, .misc = misc};
-
-	memset(r, 0, sizeof(*r));
-	memcpy(r->b, &h, sizeof(h));
-	r->len = 8;
-}
-
-static void rb_put(struct recbuf *r, const void *p, size_t n)
-{
-	memcpy(r->b + r->len, p, n);
-	r->len += n;
-}
-
-static void rb_u32(struct recbuf *r, uint32_t v)
-{
-	rb_put(r, &v, 4);
-}
-
-static void rb_u64(struct recbuf *r, uint64_t v)
-{
-	rb_put(r, &v, 8);
-}
-
-static void rb_str(struct recbuf *r, const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	rb_put(r, s, n);
-	r->len = (r->len + 7) & ~(size_t)7;
-}
-
-/* sample_id_all trailer: TID, TIME, IDENTIFIER */
-static void rb_trailer(struct recbuf *r, uint32_t pid, uint64_t time, uint64_t id)
-{
-	rb_u32(r, pid);
-	rb_u32(r, pid);
-	rb_u64(r, time);
-	rb_u64(r, id);
-}
-
-static void rb_finish(struct recbuf *r)
-{
-	uint16_t sz = (uint16_t)r->len;
-
-	memcpy(r->b + 6, &sz, 2);
-}
-
-#define NR_KINDS 9
-
-/* One record of each kind the recorder emits. */
-static void make_record(struct recbuf *r, int kind, uint64_t t)
-{
-	switch (kind) {
-	case 0: /* MMAP: the kernel map */
-		rb_start(r, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
-		rb_u32(r, UINT32_MAX);
-		rb_u32(r, 0);
-		rb_u64(r, 0xffffffff81000000ULL);
-		rb_u64(r, 0x1000000);
-		rb_u64(r, 0xffffffff81000000ULL);
-		rb_str(r, "[kernel.kallsyms]_text");
-		rb_trailer(r, UINT32_MAX, 0, 7);
-		break;
-	case 1: /* MMAP2 */
-		rb_start(r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
-		rb_u32(r, 42);
-		rb_u32(r, 42);
-		rb_u64(r, 0x400000);
-		rb_u64(r, 0x1000);
-		rb_u64(r, 0);
-		rb_u32(r, 8);
-		rb_u32(r, 1);
-		rb_u64(r, 1234);
-		rb_u64(r, 0);
-		rb_u32(r, 5);
-		rb_u32(r, 2);
-		rb_str(r, "/usr/bin/true");
-		rb_trailer(r, 42, t, 7);
-		break;
-	case 2: /* COMM */
-		rb_start(r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
-		rb_u32(r, 42);
-		rb_u32(r, 42);
-		rb_str(r, "true");
-		rb_trailer(r, 42, t, 7);
-		break;
-	case 3: /* FORK */
-	case 4: /* EXIT */
-		rb_start(r, kind == 3 ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0);
-		rb_u32(r, 43);
-		rb_u32(r, 42);
-		rb_u32(r, 43);
-		rb_u32(r, 42);
-		rb_u64(r, t);
-		rb_trailer(r, 43, t, 7);
-		break;
-	case 5: /* LOST */
-		rb_start(r, PERF_RECORD_LOST, 0);
-		rb_u64(r, 7);
-		rb_u64(r, 3);
-		rb_trailer(r, 42, t, 7);
-		break;
-	case 6: /* SWITCH */
-		rb_start(r, PERF_RECORD_SWITCH, PERF_RECORD_MISC_SWITCH_OUT);
-		rb_trailer(r, 42, t, 7);
-		break;
-	case 7: /* THROTTLE */
-		rb_start(r, PERF_RECORD_THROTTLE, 0);
-		rb_u64(r, t);
-		rb_u64(r, 7);
-		rb_u64(r, 7);
-		rb_trailer(r, 42, t, 7);
-		break;
-	default: /* SAMPLE: IDENTIFIER IP TID TIME PERIOD */
-		rb_start(r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-		rb_u64(r, 7);
-		rb_u64(r, 0x400123);
-		rb_u32(r, 42);
-		rb_u32(r, 42);
-		rb_u64(r, t);
-		rb_u64(r, 250000);
-		break;
-	}
-	rb_finish(r);
 }
 
 static struct perf_event_attr test_attr(void)
@@ -634,106 +501,6 @@ static void test_recorder_api(void **state)
 
 /* ---- ring ------------------------------------------------------------ */
 
-#define PAGE 4096
-#define DATA 4096
-
-static void ring_put(uint8_t *data, uint64_t pos, const void *rec, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		data[(pos + i) % DATA] = ((const uint8_t *)rec)[i];
-}
-
-static void test_ring_wrap(void **state)
-{
-	static uint8_t mem[PAGE + DATA] __attribute__((aligned(8)));
-	struct perf_event_mmap_page *pc = (struct perf_event_mmap_page *)mem;
-	const struct perf_event_header *ev;
-	struct pk_ring *ring;
-	uint64_t pos = DATA - 48; /* the first record straddles the end */
-	struct recbuf r;
-	int seen = 0;
-
-	(void)state;
-	memset(mem, 0, sizeof(mem));
-	pc->data_head = pc->data_tail = pos;
-	assert_int_equal(pk_ring_attach(&ring, mem, PAGE, DATA, false), 0);
-	assert_int_equal(pk_ring_begin(ring), 0);
-	pk_ring_end(ring);
-	for (int i = 0; i < 3; i++) {
-		make_record(&r, 1, 100 + i); /* MMAP2: 104 bytes */
-		ring_put(mem + PAGE, pos, r.b, r.len);
-		pos += r.len;
-	}
-	pc->data_head = pos;
-	assert_int_equal(pk_ring_begin(ring), 3 * r.len);
-	while (pk_ring_next(ring, &ev) > 0) {
-		make_record(&r, 1, 100 + seen);
-		assert_int_equal(ev->size, r.len);
-		assert_memory_equal(ev, r.b, r.len);
-		seen++;
-	}
-	assert_int_equal(seen, 3);
-	assert_int_not_equal(pc->data_tail, pos); /* released only at end */
-	pk_ring_end(ring);
-	assert_int_equal(pc->data_tail, pos);
-	assert_int_equal(pk_ring_begin(ring), 0);
-	pk_ring_unmap(ring);
-}
-
-static void test_ring_corrupt(void **state)
-{
-	static uint8_t mem[PAGE + DATA] __attribute__((aligned(8)));
-	struct perf_event_mmap_page *pc = (struct perf_event_mmap_page *)mem;
-	const struct perf_event_header *ev;
-	struct perf_event_header bad = {.type = 9, .size = 4};
-	struct pk_ring *ring;
-
-	(void)state;
-	memset(mem, 0, sizeof(mem));
-	memcpy(mem + PAGE, &bad, sizeof(bad));
-	pc->data_head = 64;
-	assert_int_equal(pk_ring_attach(&ring, mem, PAGE, DATA, false), 0);
-	assert_int_equal(pk_ring_begin(ring), 64);
-	assert_int_equal(pk_ring_next(ring, &ev), -EINVAL);
-	assert_int_equal(pk_ring_next(ring, &ev), 0);
-	pk_ring_end(ring);
-	assert_int_equal(pc->data_tail, 64);
-	assert_int_equal(pk_ring_bad_bytes(ring), 64);
-	pk_ring_unmap(ring);
-	assert_int_equal(pk_ring_attach(&ring, mem, PAGE, 3000, false), -EINVAL);
-}
-
-static void test_ring_backward(void **state)
-{
-	static uint8_t mem[PAGE + DATA] __attribute__((aligned(8)));
-	struct perf_event_mmap_page *pc = (struct perf_event_mmap_page *)mem;
-	const struct perf_event_header *ev;
-	struct pk_ring *ring;
-	uint64_t head = 0;
-	struct recbuf r;
-	int seen = 0;
-
-	(void)state;
-	memset(mem, 0, sizeof(mem));
-	/* the kernel writes backwards: newest record at the lowest address */
-	for (int i = 0; i < 2; i++) {
-		make_record(&r, 2, 100 + i);
-		head -= r.len;
-		ring_put(mem + PAGE, head, r.b, r.len);
-	}
-	pc->data_head = head;
-	assert_int_equal(pk_ring_attach(&ring, mem, PAGE, DATA, true), 0);
-	assert_true(pk_ring_begin(ring) > 0);
-	while (pk_ring_next(ring, &ev) > 0) {
-		make_record(&r, 2, 101 - seen);
-		assert_memory_equal(ev, r.b, r.len);
-		seen++;
-	}
-	assert_int_equal(seen, 2);
-	pk_ring_end(ring);
-	pk_ring_unmap(ring);
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -747,96 +514,6 @@ static int teardown(void **state)
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* AUX area, forward mode, on plain memory: a chunk that wraps around the
- * end comes in two pieces, aux_tail moves only at pk_aux_end(). */
-static void test_aux_forward(void **state)
-{
-	static struct perf_event_mmap_page pc;
-	static uint8_t area[4096];
-	struct pk_aux *a;
-	struct pk_aux_chunk c;
-	uint8_t got[600];
-
-	(void)state;
-	memset(&pc, 0, sizeof(pc));
-	for (size_t i = 0; i < sizeof(area); i++)
-		area[i] = (uint8_t)(i * 7);
-	assert_int_equal(pk_aux_attach(&a, &pc, area, 3000, false), -EINVAL); /* not 2^n */
-	assert_int_equal(pk_aux_attach(&a, &pc, area, sizeof(area), false), 0);
-	assert_int_equal(pk_aux_begin(a, &c), 0);
-	/* the driver wrote 600 bytes from stream offset 3700: wraps at 4096 */
-	pc.aux_tail = 3700;
-	pc.aux_head = 4300;
-	assert_int_equal(pk_aux_begin(a, &c), 600);
-	assert_int_equal(c.offset, 3700);
-	assert_int_equal(c.len[0], 396);
-	assert_int_equal(c.len[1], 204);
-	memcpy(got, c.p[0], c.len[0]);
-	memcpy(got + c.len[0], c.p[1], c.len[1]);
-	for (int i = 0; i < 600; i++)
-		assert_int_equal(got[i], (uint8_t)(((3700 + i) % 4096) * 7));
-	assert_int_equal(pc.aux_tail, 3700);
-	pk_aux_end(a);
-	assert_int_equal(pc.aux_tail, 4300);
-	assert_int_equal(pk_aux_begin(a, &c), 0);
-	/* a head more than one area ahead (corrupt page): the newest area only */
-	pc.aux_head = 4300 + 10000;
-	assert_int_equal(pk_aux_begin(a, &c), 4096);
-	assert_int_equal(c.offset, 4300 + 10000 - 4096);
-	pk_aux_unmap(a);
-}
-
-/* Overwrite (snapshot) mode: the newest aux_size bytes; aux_tail is never
- * written (the area is read-only to us). */
-static void test_aux_overwrite(void **state)
-{
-	static struct perf_event_mmap_page pc;
-	static uint8_t area[1024];
-	struct pk_aux *a;
-	struct pk_aux_chunk c;
-
-	(void)state;
-	memset(&pc, 0, sizeof(pc));
-	assert_int_equal(pk_aux_attach(&a, &pc, area, sizeof(area), true), 0);
-	pc.aux_head = 100;
-	assert_int_equal(pk_aux_begin(a, &c), 100);
-	assert_int_equal(c.offset, 0);
-	pk_aux_end(a);
-	pc.aux_head = 5000;
-	assert_int_equal(pk_aux_begin(a, &c), 1024);
-	assert_int_equal(c.offset, 5000 - 1024);
-	assert_int_equal(c.len[0] + c.len[1], 1024);
-	assert_int_equal(c.p[0], area + ((5000 - 1024) % 1024));
-	pk_aux_end(a);
-	assert_int_equal(pc.aux_tail, 0);
-	pk_aux_unmap(a);
-}
-
-/* Live: a software event has no AUX output; mapping its AUX area fails
- * cleanly (no AUX-capable PMU exists on this machine). */
-static void test_aux_map_refused(void **state)
-{
-	struct perf_event_attr attr = {.size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
-				       .config = PERF_COUNT_SW_DUMMY, .disabled = 1,
-				       .exclude_kernel = 1};
-	struct pk_ring_opts ro = {.sz = sizeof(ro), .data_pages = 4};
-	struct pk_aux_opts ao = {.sz = sizeof(ao), .pages = 3};
-	struct pk_ring *ring;
-	struct pk_aux *a;
-	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-
-	(void)state;
-	if (fd < 0)
-		skip();
-	assert_int_equal(pk_ring_map(&ring, fd, &ro), 0);
-	assert_int_equal(pk_aux_map(&a, ring, &ao), -EINVAL); /* 3 pages: not 2^n */
-	ao.pages = 4;
-	assert_true(pk_aux_map(&a, ring, &ao) < 0);
-	assert_null(a);
-	pk_ring_unmap(ring);
-	close(fd);
 }
 
 /* AUXTRACE records carry their data after the record: our reader skips it
@@ -915,13 +592,7 @@ int main(void)
 		cmocka_unit_test(test_finished_empty),
 		cmocka_unit_test(test_bad_record_rejected),
 		cmocka_unit_test(test_recorder_api),
-		cmocka_unit_test(test_ring_wrap),
-		cmocka_unit_test(test_aux_forward),
-		cmocka_unit_test(test_aux_overwrite),
-		cmocka_unit_test(test_aux_map_refused),
 		cmocka_unit_test(test_auxtrace_record),
-		cmocka_unit_test(test_ring_corrupt),
-		cmocka_unit_test(test_ring_backward),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
