@@ -4,9 +4,9 @@
 set -eu
 
 PKGS="gcc clang llvm meson ninja-build pkg-config make
-libelf-dev libdw-dev libzstd-dev libtraceevent-dev zlib1g-dev
+libelf-dev libdw-dev liblzma-dev libzstd-dev libtraceevent-dev zlib1g-dev
 libcmocka-dev libprotobuf-c-dev protobuf-c-compiler libclang-rt-14-dev
-linux-perf python3 bc zstd
+linux-perf python3 bc zstd xz-utils libc6-dbg
 nodejs npm chromium"
 
 missing=""

@@ -40,6 +40,7 @@ struct pk_session_opts {
 	const char *buildid_dir; /* default "$HOME/.debug" */
 	const char *debug_dir;	/* default "/usr/lib/debug" */
 	bool file_order;	/* records as stored, not sorted by time */
+	const char *symfs;	/* root the recorded paths are under (perf's --symfs) */
 };
 
 /* Where an address landed. */

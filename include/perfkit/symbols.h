@@ -51,16 +51,25 @@ struct pk_symtab_opts {
 	/* kallsyms: kernel symbols move by this much (recorded address of the
 	 * reference symbol minus its address in the file read). */
 	int64_t reloc;
+	/* A root that the recorded paths are looked up under, as perf's
+	 * --symfs (NULL: "/"); the build-id cache is not under it. */
+	const char *symfs;
 };
 
 /*
  * Symbols of the ELF object at path.  When bid is not NULL (size > 0) only
- * files with that build id are used; separate debug info is looked up by
- * build id (perf's ~/.debug cache, /usr/lib/debug/.build-id) and by
- * .gnu_debuglink, and its .symtab is preferred to the binary's .dynsym.
- * PLT entries get "name@plt" symbols.  Returns 0 and a table the caller
- * frees with pk_symtab_free(), -ENOENT when no matching file exists,
- * -EINVAL when the files are not usable ELF.
+ * files with that build id are used.  Symbols come from the first file
+ * with a .symtab among, in order: perf's build-id cache, the
+ * /usr/lib/debug/.build-id tree, the .gnu_debuglink target (beside the
+ * binary, in its .debug/, under /usr/lib/debug/<dir>/), /usr/lib/debug/<path>
+ * and the binary itself; else from the binary's .gnu_debugdata
+ * (MiniDebugInfo) with its .dynsym, else from .dynsym alone.  Symbol
+ * values become file offsets through the program headers of the binary
+ * (or its copy in the cache), never those of a debug file: with no copy of
+ * the binary there are no symbols rather than misplaced ones.  PLT entries
+ * get "name@plt" symbols.  Returns 0 and a table the caller frees with
+ * pk_symtab_free(), -ENOENT when no matching file exists, -EINVAL when the
+ * files are not usable ELF.
  */
 int pk_symtab_load_elf(struct pk_symtab **out, const char *path, const struct pk_build_id *bid,
 		       const struct pk_symtab_opts *opts);

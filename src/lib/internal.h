@@ -14,4 +14,13 @@ __attribute__((format(printf, 2, 3))) void pki_print(enum pk_print_level level, 
 #define pki_warn(...)  pki_print(PK_PRINT_WARN, __VA_ARGS__)
 #define pki_debug(...) pki_print(PK_PRINT_DEBUG, __VA_ARGS__)
 
+/*
+ * A field of a caller's options struct, or def when the struct is NULL or
+ * older than the field (its sz stops short of it).
+ */
+#define PKI_OPT(opts, field, def)                                                         \
+	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field) \
+		 ? (opts)->field                                                          \
+		 : (def))
+
 #endif

@@ -18,6 +18,7 @@ int fuzz_reader_one(const uint8_t *data, size_t size);
 int fuzz_event_parse_one(const uint8_t *data, size_t size);
 int fuzz_event_parse_init(int *argc, char ***argv);
 int fuzz_symbols_one(const uint8_t *data, size_t size);
+int fuzz_symsrc_one(const uint8_t *data, size_t size);
 int fuzz_tracepoint_one(const uint8_t *data, size_t size);
 int fuzz_sample_one(const uint8_t *data, size_t size);
 int fuzz_report_one(const uint8_t *data, size_t size);
@@ -30,6 +31,7 @@ static const struct target {
 	{"fuzz_reader", fuzz_reader_one, NULL},
 	{"fuzz_event_parse", fuzz_event_parse_one, fuzz_event_parse_init},
 	{"fuzz_symbols", fuzz_symbols_one, NULL},
+	{"fuzz_symsrc", fuzz_symsrc_one, NULL},
 	{"fuzz_tracepoint", fuzz_tracepoint_one, NULL},
 	{"fuzz_sample", fuzz_sample_one, NULL},
 	{"fuzz_report", fuzz_report_one, NULL},

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "session_internal.h"
 #include "internal.h"
+#include "symbols/elf_internal.h"
 
 static const char *short_name_of(const char *name)
 {
@@ -80,24 +81,29 @@ static const char *kernel_kallsyms(struct pk_session *s, const struct pk_dso *d,
 				   size_t len)
 {
 	const char *proc = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
+	struct pk_symtab_opts so = {.sz = sizeof(so), .buildid_dir = s->opts.buildid_dir};
 	struct pk_build_id running;
-	char hex[65];
-	const char *home = getenv("HOME");
+	char hex[65], dir[4096];
 	FILE *f;
 
-	if (!d->bid.size)
+	/* perf looks for the kernel's symbols under --symfs too */
+	if (!s->opts.kallsyms && s->opts.symfs) {
+		snprintf(buf, len, "%s/proc/kallsyms", s->opts.symfs);
+		proc = buf;
+	}
+	if (!d->bid.size || s->opts.kallsyms || s->opts.symfs)
 		return proc;
 	if (!pk_kernel_build_id(&running) && same_build_id(&running, &d->bid))
 		return proc;
 	bid_hex(&d->bid, hex);
-	if (s->opts.buildid_dir)
-		snprintf(buf, len, "%s/[kernel.kallsyms]/%s/kallsyms", s->opts.buildid_dir, hex);
-	else
-		snprintf(buf, len, "%s/.debug/[kernel.kallsyms]/%s/kallsyms",
-			 home && *home ? home : "/root", hex);
+	snprintf(buf, len, "%s/[kernel.kallsyms]/%s/kallsyms",
+		 pki_buildid_dir(&so, dir, sizeof(dir)), hex);
 	f = fopen(buf, "re");
-	if (!f)
+	if (!f) {
+		pki_debug("[kernel.kallsyms]: recorded on another kernel (build id %s) and "
+			  "not in the build-id cache", hex);
 		return NULL;
+	}
 	fclose(f);
 	return buf;
 }
@@ -127,6 +133,7 @@ static void dso_load(struct pk_session *s, struct pk_dso *d)
 		.no_demangle = s->opts.no_demangle,
 		.debug_dir = s->opts.debug_dir,
 		.buildid_dir = s->opts.buildid_dir,
+		.symfs = s->opts.symfs,
 	};
 
 	d->loaded = true;

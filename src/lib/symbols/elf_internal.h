@@ -4,9 +4,68 @@
 #define PK_ELF_INTERNAL_H
 
 #include <gelf.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "symtab_internal.h"
+
+/* An open ELF file, or an ELF image in memory (image, fd -1). */
+struct pki_elf_file {
+	int fd;
+	Elf *elf;
+	void *image;		/* owned: freed on close */
+	char path[PATH_MAX];
+};
+
+int pki_elf_file_open(struct pki_elf_file *f, const char *path);
+void pki_elf_file_close(struct pki_elf_file *f);
+
+/* The first section called want, or NULL. */
+Elf_Scn *pki_elf_section(Elf *elf, const char *want, GElf_Shdr *shdr);
+
+/* ".symtab" or ".dynsym" when it is a symbol table with contents, or NULL. */
+Elf_Scn *pki_elf_symbols(Elf *elf, const char *name, GElf_Shdr *shdr);
+
+/* Whether elf holds its code (not a separate debug file). */
+bool pki_elf_is_image(Elf *elf);
+
+int pki_elf_read_build_id(Elf *elf, struct pk_build_id *out);
+
+/* Lower-case hex of a build id; hex holds 65 bytes. */
+void pki_build_id_hex(const struct pk_build_id *bid, char *hex);
+
+/* opts->buildid_dir, else $PERF_BUILDID_DIR, else $HOME/.debug (in buf). */
+const char *pki_buildid_dir(const struct pk_symtab_opts *opts, char *buf, size_t len);
+
+/* The files that may describe a DSO, in the order they are tried. */
+struct pki_symsrc_list {
+	char path[12][PATH_MAX];
+	int nr;
+};
+
+void pki_symsrc_list(struct pki_symsrc_list *c, const char *path, const struct pk_build_id *bid,
+		     const struct pk_symtab_opts *opts);
+
+/*
+ * The files a DSO's symbols come from: syms (a .symtab, or none) and
+ * runtime (the binary or its copy, whose segments place the symbols).
+ * Returns 0 when a runtime image was found, -ENOENT otherwise; syms is
+ * only ever set together with runtime.  Close with pki_symsrc_close().
+ */
+struct pki_symsrc {
+	struct pki_elf_file syms;
+	struct pki_elf_file runtime;
+};
+
+int pki_symsrc_find(struct pki_symsrc *src, const char *path, const struct pk_build_id *bid,
+		    const struct pk_symtab_opts *opts);
+void pki_symsrc_close(struct pki_symsrc *src);
+
+/*
+ * The ELF image in runtime's .gnu_debugdata (xz-compressed MiniDebugInfo),
+ * opened in out.  Returns 0, -ENOENT when there is none, or a negative errno.
+ */
+int pki_elf_open_debugdata(struct pki_elf_file *out, Elf *runtime, const char *path);
 
 /*
  * Whether perf keeps sym (named name, from the symbol table of syms) in a

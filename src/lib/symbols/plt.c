@@ -12,25 +12,6 @@
 #include <string.h>
 #include "elf_internal.h"
 
-static Elf_Scn *section_by_name(Elf *elf, const char *want, GElf_Shdr *shdr)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, shdr))
-			continue;
-		name = elf_strptr(elf, shstrndx, shdr->sh_name);
-		if (name && !strcmp(name, want))
-			return scn;
-	}
-	return NULL;
-}
-
 static bool rel_symbol(Elf_Data *data, bool rela, size_t i, size_t *symidx)
 {
 	if (rela) {
@@ -61,20 +42,21 @@ int pki_elf_add_plt(struct pk_symtab *st, Elf *elf)
 
 	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64)
 		return 0; /* other architectures: slot layout differs, skip */
-	rel = section_by_name(elf, ".rela.plt", &rel_sh);
+	rel = pki_elf_section(elf, ".rela.plt", &rel_sh);
 	if (!rel) {
-		rel = section_by_name(elf, ".rel.plt", &rel_sh);
+		rel = pki_elf_section(elf, ".rel.plt", &rel_sh);
 		rela = false;
 	}
-	plt = section_by_name(elf, ".plt.sec", &plt_sh);
+	plt = pki_elf_section(elf, ".plt.sec", &plt_sh);
 	if (!plt) {
-		plt = section_by_name(elf, ".plt", &plt_sh);
+		plt = pki_elf_section(elf, ".plt", &plt_sh);
 		sec = false;
 	}
 	if (!rel || !plt || !rel_sh.sh_entsize)
 		return 0;
+	/* a static binary's PLT (IRELATIVE slots) names no symbols: perf adds none */
 	dyn = elf_getscn(elf, rel_sh.sh_link);
-	if (!dyn || !gelf_getshdr(dyn, &dyn_sh))
+	if (!dyn || !gelf_getshdr(dyn, &dyn_sh) || dyn_sh.sh_type != SHT_DYNSYM)
 		return 0;
 	rel_data = elf_getdata(rel, NULL);
 	dyn_data = elf_getdata(dyn, NULL);
