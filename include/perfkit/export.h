@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <perfkit/session.h>
 #include <perfkit/record.h>
 
 #ifdef __cplusplus
@@ -114,6 +115,9 @@ struct pk_profile_read_opts {
 	const char *event; /* only this event (NULL: all) */
 	bool no_symbols;   /* addresses only: do not resolve */
 	const struct pk_profile_opts *profile;
+	/* where symbols come from (symfs, build-id cache, kallsyms); NULL for
+	 * the defaults.  Its force is ignored: the field above says. */
+	const struct pk_session_opts *session;
 };
 
 /*

@@ -20,6 +20,7 @@ static const char convert_usage[] =
 	"    -o, --output <file>   output file ('-' or none: standard output)\n"
 	"    -e, --event <name>    only samples of this event\n"
 	"        --no-symbols      do not resolve symbols (addresses only)\n"
+	CLI_SYMBOL_USAGE
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
@@ -35,15 +36,21 @@ static const struct option convert_options[] = {
 	{"force", no_argument, NULL, 'f'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
+	CLI_SYMBOL_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
 
 static int parse_convert_args(int argc, char **argv, struct convert_args *a)
 {
-	int c;
+	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:t:o:e:fvh", convert_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:t:o:e:fvhk:", convert_options, NULL)) != -1) {
+		if (cli_symbol_option(c, optarg, &a->symsrc, &status)) {
+			if (status)
+				return -EINVAL;
+			continue;
+		}
 		switch (c) {
 		case 'i':
 			a->input = optarg;

@@ -71,6 +71,7 @@ static const char report_usage[] =
 	"        --demangle        demangle C++ and Rust symbol names (the default)\n"
 	"        --no-demangle     keep the mangled names\n"
 	"    -T, --threads         each thread's counts at its exit (perf record -s)\n"
+	CLI_SYMBOL_USAGE
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -h, --help            show this help\n";
@@ -139,6 +140,7 @@ static const struct option report_options[] = {
 	{"demangle", no_argument, NULL, OPT_DEMANGLE},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"threads", no_argument, NULL, 'T'},
+	CLI_SYMBOL_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
 
@@ -187,11 +189,16 @@ static int parse_max_stack(const char *arg, int *out)
 
 static int parse_report_args(int argc, char **argv, struct report_args *a)
 {
-	int c;
+	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:DIfvhs:g::c:C:d:S:bnF:t:qGUT", report_options,
+	while ((c = getopt_long(argc, argv, "i:DIfvhs:g::c:C:d:S:bnF:t:qGUTk:", report_options,
 				NULL)) != -1) {
+		if (cli_symbol_option(c, optarg, &a->stdio.symsrc, &status)) {
+			if (status)
+				return -EINVAL;
+			continue;
+		}
 		switch (c) {
 		case 'i':
 			a->input = optarg;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "symbol_opts.h"
 #include "cli.h"
 #include "obuf.h"
 #include <perfkit/filter.h>
@@ -39,8 +40,8 @@ static const char script_usage[] =
 	"        --header          show the perf.data header first\n"
 	"        --header-only     show only the perf.data header\n"
 	"    -I, --show-info       with --header: the full header (topology, caches)\n"
-	"        --kallsyms <file> kernel symbols from this file\n"
-	"    -k, --vmlinux <file>, --full-source-path\n"
+	CLI_SYMBOL_USAGE
+	"        --full-source-path\n"
 	"                          accepted, as perf, and ignored\n"
 	"        --show-task-events, --show-mmap-events, --show-switch-events,\n"
 	"        --show-namespace-events, --show-lost-events, --show-round-events,\n"
@@ -63,7 +64,6 @@ enum {
 	OPT_DSOS,
 	OPT_TIME,
 	OPT_HEADER_ONLY,
-	OPT_KALLSYMS,
 	OPT_IGNORED,
 	OPT_SHOW = 512
 };
@@ -86,8 +86,7 @@ static const struct option script_options[] = {
 	{"symbols", required_argument, NULL, 'S'},
 	{"dsos", required_argument, NULL, OPT_DSOS},
 	{"time", required_argument, NULL, OPT_TIME},
-	{"kallsyms", required_argument, NULL, OPT_KALLSYMS},
-	{"vmlinux", required_argument, NULL, 'k'},
+	CLI_SYMBOL_LONG_OPTIONS,
 	{"full-source-path", no_argument, NULL, OPT_IGNORED},
 	{"force", no_argument, NULL, 'f'},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
@@ -118,7 +117,8 @@ struct script_args {
 	size_t max_stack;
 	int verbose;
 	unsigned show;	/* enum script_show */
-	const char *comms, *pids, *tids, *cpus, *symbols, *dsos, *time, *kallsyms;
+	const char *comms, *pids, *tids, *cpus, *symbols, *dsos, *time;
+	struct cli_symbol_opts symsrc;
 };
 
 static const struct {
@@ -367,15 +367,6 @@ static int parse_max_stack(const char *s, size_t *out)
 	return 0;
 }
 
-/* -k and --kallsyms name files that must exist, even when unused */
-static int check_file(const char *path)
-{
-	if (!access(path, F_OK))
-		return 0;
-	fprintf(stderr, "Invalid file: %s\n", path);
-	return 255;
-}
-
 /* Filters and output modes: the options without a one-letter form too. */
 static int parse_long_only(int c, struct script_args *a)
 {
@@ -414,9 +405,6 @@ static int parse_long_only(int c, struct script_args *a)
 	case OPT_TIME:
 		a->time = optarg;
 		break;
-	case OPT_KALLSYMS:
-		a->kallsyms = optarg;
-		return check_file(optarg);
 	case OPT_IGNORED:
 		break;
 	case OPT_SHOW + 0 ... OPT_SHOW + 8:
@@ -445,6 +433,11 @@ static int parse_script_args(int argc, char **argv, struct script_args *a)
 	optind = 1;
 	a->max_stack = SCRIPT_MAX_STACK;
 	while ((c = getopt_long(argc, argv, "i:F:fvhGIc:C:S:k:", script_options, NULL)) != -1) {
+		if (cli_symbol_option(c, optarg, &a->symsrc, &err)) {
+			if (err)
+				return err;
+			continue;
+		}
 		switch (c) {
 		case 'G':
 			a->hide_callchain = true;
@@ -460,11 +453,6 @@ static int parse_script_args(int argc, char **argv, struct script_args *a)
 			break;
 		case 'S':
 			a->symbols = optarg;
-			break;
-		case 'k':
-			err = check_file(optarg);
-			if (err)
-				return err;
 			break;
 		case 'i':
 			a->input = optarg;
@@ -642,7 +630,7 @@ int cmd_script(int argc, char **argv)
 		a.input = default_input();
 	so.force = a.force;
 	so.no_demangle = a.no_demangle;
-	so.kallsyms = a.kallsyms;
+	cli_symbol_session_opts(&a.symsrc, &so);
 	/* perf does not sort when it shows the round markers */
 	so.file_order = a.show & SHOW_ROUND;
 	c.nanosecs = a.nanosecs;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <perfkit/export.h>
+#include "symbol_opts.h"
 
 struct convert_args {
 	const char *input;
@@ -15,6 +16,7 @@ struct convert_args {
 	bool no_symbols;
 	bool force;
 	int verbose;
+	struct cli_symbol_opts symsrc;
 };
 
 /* Read the input and write it in the chosen format; 0 or -errno (the

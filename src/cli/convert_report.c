@@ -22,7 +22,8 @@ static const char html_usage[] =
 	"    -i, --input <file>    input file name (default: perf.data)\n"
 	"    -o, --output <file>   output file (default: standard output)\n"
 	"    -f, --force           don't complain, do it\n"
-	"    -v, --verbose         be more verbose\n";
+	"    -v, --verbose         be more verbose\n"
+	CLI_SYMBOL_USAGE;
 
 static const struct option html_options[] = {
 	{"html", no_argument, NULL, 'H'},
@@ -31,16 +32,22 @@ static const struct option html_options[] = {
 	{"force", no_argument, NULL, 'f'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
+	CLI_SYMBOL_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
 
 int report_html(int argc, char **argv)
 {
 	struct convert_args a = {.format = PK_EXPORT_HTML, .have_format = true};
-	int c;
+	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:fvh", html_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:fvhk:", html_options, NULL)) != -1) {
+		if (cli_symbol_option(c, optarg, &a.symsrc, &status)) {
+			if (status)
+				return 1;
+			continue;
+		}
 		switch (c) {
 		case 'H':
 			break;

@@ -28,6 +28,7 @@ static FILE *open_output(const char *path, bool *is_stdout, bool *created)
 int convert_run(const struct convert_args *a)
 {
 	struct pk_profile_read_opts ro = {.sz = sizeof(ro)};
+	struct pk_session_opts so = {.sz = sizeof(so)};
 	struct pk_profile *p = NULL;
 	const char *input = a->input ? a->input : "perf.data";
 	bool is_stdout, created;
@@ -42,6 +43,8 @@ int convert_run(const struct convert_args *a)
 	ro.force = a->force;
 	ro.event = a->event;
 	ro.no_symbols = a->no_symbols;
+	cli_symbol_session_opts(&a->symsrc, &so);
+	ro.session = &so;
 	err = pk_profile_from_file(&p, input, &ro);
 	if (err) {
 		fprintf(stderr, "perfkit: %s\n", pk_profile_error(p));

@@ -18,7 +18,7 @@ static const struct cli_command commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: perfkit [--version] [--help] COMMAND [ARGS]\n\n"
+	fprintf(out, "usage: perfkit [--version] [--help] [--buildid-dir DIR] COMMAND [ARGS]\n\n"
 		     "The most commonly used perfkit commands are:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "   %-12s %s\n", commands[i].name, commands[i].summary);
@@ -57,6 +57,12 @@ void cli_setup_library_output(int verbose)
 
 int main(int argc, char **argv)
 {
+	/* perf's top-level --buildid-dir: every command's build-id cache */
+	while (argc > 2 && !strcmp(argv[1], "--buildid-dir")) {
+		setenv("PERF_BUILDID_DIR", argv[2], 1);
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);

@@ -615,6 +615,7 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	int err, status = 0;
 
 	cli_setup_library_output(o->verbose);
+	cli_symbol_session_opts(&o->symsrc, &so);
 	if (o->symbols) {
 		size_t len = strlen(o->symbols) + 1;
 

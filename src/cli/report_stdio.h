@@ -4,6 +4,7 @@
 #ifndef PK_CLI_REPORT_STDIO_H
 #define PK_CLI_REPORT_STDIO_H
 
+#include "symbol_opts.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <perfkit/report.h>
@@ -45,6 +46,7 @@ struct report_stdio_opts {
 	bool hide_unresolved;	/* -U */
 	bool no_demangle;
 	bool threads;		/* -T */
+	struct cli_symbol_opts symsrc; /* --symfs, --kallsyms, ... */
 };
 
 /* Run the report on input; prints errors; returns the exit status. */

@@ -243,6 +243,10 @@ int pk_profile_from_file(struct pk_profile **out, const char *path,
 	if (err)
 		return err;
 	fd.p = *out;
+	if (o.session)
+		memcpy(&so, o.session,
+		       o.session->sz < sizeof(so) ? o.session->sz : sizeof(so));
+	so.sz = sizeof(so);
 	so.force = o.force;
 	err = pk_session_open(&fd.s, path, &so);
 	if (err) {
