@@ -212,6 +212,19 @@ struct source {
 	struct pk_build_id bid;
 };
 
+/* With kptr_restrict in force every address reads as 0: such a copy
+ * would name nothing, so none is made. */
+static bool kallsyms_visible(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	unsigned long long addr = 0;
+	int n = f ? fscanf(f, "%llx", &addr) : 0;
+
+	if (f)
+		fclose(f);
+	return n == 1 && addr;
+}
+
 static int read_source(struct pk_buildid_cache *c, const char *name, struct source *s)
 {
 	int err;
@@ -224,6 +237,8 @@ static int read_source(struct pk_buildid_cache *c, const char *name, struct sour
 	}
 	if (is_kallsyms(name)) {
 		s->from = "/proc/kallsyms";
+		if (!kallsyms_visible())
+			return pki_bidc_fail(c, -EPERM, "/proc/kallsyms: kernel addresses are hidden");
 		err = pk_kernel_build_id(&s->bid);
 	} else if (is_vdso(name)) {
 		s->image = pki_vdso_image(&s->image_size);
