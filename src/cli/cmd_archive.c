@@ -49,9 +49,11 @@ static int hit_ids(const char *file, bool force, struct pk_build_id **out, size_
 	for (size_t i = 0; ids && i < pk_buildid_list_count(l); i++) {
 		const struct pk_build_id_entry *e = pk_buildid_list_entry(l, i);
 
-		ids[i].size = e->build_id_size;
-		memcpy(ids[i].data, e->build_id, sizeof(ids[i].data));
-		*nr = i + 1;
+		if (!e->build_id_size)
+			continue; /* a DSO hit that has no build id */
+		ids[*nr].size = e->build_id_size;
+		memcpy(ids[*nr].data, e->build_id, sizeof(ids[*nr].data));
+		(*nr)++;
 	}
 	pk_buildid_list_close(l);
 	*out = ids;

@@ -152,7 +152,7 @@ static int print_missing(struct pk_buildid_cache *c, const char *file, bool forc
 
 		bid.size = e->build_id_size;
 		memcpy(bid.data, e->build_id, sizeof(bid.data));
-		if (pk_buildid_cache_has(c, &bid))
+		if (!bid.size || pk_buildid_cache_has(c, &bid))
 			continue;
 		pk_build_id_hex(&bid, hex);
 		printf("%-40s %s\n", hex, e->filename);

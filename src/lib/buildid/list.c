@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The build ids a recording lists, in its order: the BUILD_ID feature, or
- * in pipe mode the HEADER_BUILD_ID records of the stream.  With hits, only
- * the DSOs a sample's IP landed in, as perf's buildid-list -H (perf 6.1
- * marks the sample IP's DSO only, not callchain entries).
+ * The build ids a recording lists, as perf buildid-list sees them.  Its
+ * list of DSOs holds the BUILD_ID feature's entries first, then, when it
+ * reads the records, every DSO in the order a mapping first named it; a
+ * HEADER_BUILD_ID record (pipe mode) gives an id to the DSO of its name.
+ * With hits, only the DSOs a sample's IP landed in are kept (perf 6.1 marks
+ * the sample IP's DSO only, not callchain entries), those without a build
+ * id too, with an empty one.  Hits are implied in pipe mode and for a file
+ * without BUILD_ID, as perf does.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,6 +51,22 @@ static int push(struct pk_buildid_list *l, const struct pk_build_id_entry *e)
 	return 0;
 }
 
+static long find(const struct pk_buildid_list *l, const char *name)
+{
+	for (size_t i = l->n; i-- > 0;)
+		if (!strcmp(l->v[i].filename, name))
+			return (long)i;
+	return -1;
+}
+
+/* A DSO named by a mapping: known, or added without a build id. */
+static int named(struct pk_buildid_list *l, const char *name, uint16_t misc)
+{
+	struct pk_build_id_entry e = {.misc = misc, .pid = -1, .filename = (char *)name};
+
+	return find(l, name) >= 0 ? 0 : push(l, &e);
+}
+
 static int take_header(struct pk_buildid_list *l, const struct pk_header *h)
 {
 	int err = 0;
@@ -56,19 +76,35 @@ static int take_header(struct pk_buildid_list *l, const struct pk_header *h)
 	return err;
 }
 
-/* A HEADER_BUILD_ID record of a pipe-mode stream. */
+/* HEADER_BUILD_ID records give their DSO an id; MMAP records name DSOs. */
 static int take_record(struct pk_buildid_list *l, const struct pk_record *rec)
 {
 	struct pk_build_id_entry e = {.misc = rec->misc};
 	struct pk_record_fields f;
+	bool kernel = (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	long i;
 
+	if (rec->type == PK_RECORD_MMAP || rec->type == PK_RECORD_MMAP2) {
+		if (pk_record_decode(rec, &f, NULL) || !f.mmap.filename)
+			return 0;
+		if (!kernel)
+			return named(l, f.mmap.filename, PERF_RECORD_MISC_USER);
+		if (!strncmp(f.mmap.filename, PK_BUILDID_KALLSYMS, 17))
+			return named(l, PK_BUILDID_KALLSYMS, PERF_RECORD_MISC_KERNEL);
+		return 0; /* modules: not followed */
+	}
 	if (rec->type != PK_RECORD_HEADER_BUILD_ID || pk_record_decode(rec, &f, NULL))
 		return 0;
 	e.pid = f.build_id.pid;
 	e.build_id_size = f.build_id.build_id.size;
 	memcpy(e.build_id, f.build_id.build_id.data, sizeof(e.build_id));
 	e.filename = (char *)f.build_id.filename;
-	return push(l, &e);
+	i = find(l, e.filename);
+	if (i < 0)
+		return push(l, &e);
+	l->v[i].build_id_size = e.build_id_size;
+	memcpy(l->v[i].build_id, e.build_id, sizeof(e.build_id));
+	return 0;
 }
 
 static void mark_hit(struct pk_buildid_list *l, const struct pk_dso *d)
@@ -85,22 +121,26 @@ static void mark_hit(struct pk_buildid_list *l, const struct pk_dso *d)
 	}
 }
 
-static int read_plain(struct pk_buildid_list *l, const char *path, bool force)
+/* File mode: the BUILD_ID feature, without reading the records. */
+static int read_plain(struct pk_buildid_list *l, const char *path, bool force, bool *need_hits)
 {
 	struct pk_reader_opts ro = {.sz = sizeof(ro), .force = force};
-	const struct pk_record *rec;
+	const struct pk_header *h;
 	struct pk_reader *r;
 	int err = pk_reader_open(&r, path, &ro);
 
-	if (!err && !pk_reader_header(r)->pipe)
-		err = take_header(l, pk_reader_header(r));
-	else if (!err)
-		while ((err = pk_reader_next(r, &rec)) > 0 && !(err = take_record(l, rec)))
-			;
-	if (err < 0)
+	if (err) {
 		snprintf(l->err, sizeof(l->err), "%s", r ? pk_reader_error(r) : strerror(-err));
+		pk_reader_close(r);
+		return err;
+	}
+	h = pk_reader_header(r);
+	*need_hits =
+		h->pipe || !(h->features[PK_FEAT_BUILD_ID / 64] >> (PK_FEAT_BUILD_ID % 64) & 1);
+	if (!*need_hits)
+		err = take_header(l, h);
 	pk_reader_close(r);
-	return err < 0 ? err : 0;
+	return err;
 }
 
 static int read_hits(struct pk_buildid_list *l, const char *path, bool force)
@@ -150,7 +190,14 @@ int pk_buildid_list_open(struct pk_buildid_list **out, const char *path,
 		force = opts->force;
 	if (opts && opts->sz > offsetof(struct pk_buildid_list_opts, with_hits))
 		hits = opts->with_hits;
-	return hits ? read_hits(l, path, force) : read_plain(l, path, force);
+	/* standard input cannot be read twice: read the records at once */
+	if (!hits && strcmp(path, "-")) {
+		int err = read_plain(l, path, force, &hits);
+
+		if (err || !hits)
+			return err;
+	}
+	return read_hits(l, path, force);
 }
 
 size_t pk_buildid_list_count(const struct pk_buildid_list *l)
