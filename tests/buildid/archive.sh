@@ -10,9 +10,16 @@ command -v bzip2 >/dev/null 2>&1 || { echo "no bzip2"; exit 77; }
 
 rec_pk pk "$tmp/prog" || { echo "perfkit record not permitted"; exit 77; }
 rec_perf perf "$tmp/prog" || bad "perf record failed"
+# names over ustar's 100 bytes: the tarball needs pax records for them
+long=$tmp/a-directory-with-a-name-long-enough-to-push-the-cache-paths-past-one-hundred-bytes
+mkdir -p "$long"
+cp "$tmp/prog" "$long/prog"
+rec_pk long "$long/prog" || bad "perfkit record of the long-named copy failed"
 
-for n in pk perf; do
+for n in pk perf long; do
 	f=$tmp/$n.data
+	prog=$tmp/prog
+	[ "$n" = long ] && prog=$long/prog
 	[ -s "$f" ] || continue
 	export HOME="$tmp/home"
 	report_names "$f" >"$tmp/$n.names"
@@ -39,10 +46,10 @@ for n in pk perf; do
 	export HOME="$tmp/other-$n"
 	mkdir -p "$HOME/.debug"
 	tar xjf "$f.tar.bz2" -C "$HOME/.debug" || bad "$n: tar cannot unpack it"
-	mv "$tmp/prog" "$tmp/prog.gone"
+	mv "$prog" "$prog.gone"
 	report_names "$f" >"$tmp/$n.names2"
 	report_names "$f" perfkit >"$tmp/$n.pknames2"
-	mv "$tmp/prog.gone" "$tmp/prog"
+	mv "$prog.gone" "$prog"
 	cmp -s "$tmp/$n.names" "$tmp/$n.names2" || {
 		bad "$n: perf report after unpacking differs"
 		diff "$tmp/$n.names" "$tmp/$n.names2" | head -10
