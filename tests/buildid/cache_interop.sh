@@ -30,6 +30,15 @@ perf buildid-list -i "$tmp/pk.data" | while read -r id name; do
 done >"$tmp/missing"
 [ -s "$tmp/missing" ] && bad "not cached: $(cat "$tmp/missing")"
 
+# -M: what the recording lists that the cache lacks, as perf (stdout only:
+# perf also warns about the kallsyms copy, which it cannot read as ELF)
+for h in "$HOME" "$tmp/empty"; do
+	HOME=$h perf buildid-cache -M "$tmp/pk.data" >"$tmp/perf-M" 2>/dev/null
+	HOME=$h "$PERFKIT" buildid-cache -M "$tmp/pk.data" >"$tmp/pk-M"
+	cmp -s "$tmp/perf-M" "$tmp/pk-M" || bad "buildid-cache -M differs from perf's with HOME=$h"
+done
+[ -s "$tmp/pk-M" ] || bad "buildid-cache -M on an empty cache printed nothing"
+
 report_names "$tmp/pk.data" >"$tmp/with-binary"
 grep -q bidtest_spin_a "$tmp/with-binary" || bad "perf report does not name bidtest_spin_a"
 mv "$tmp/prog" "$tmp/prog.gone"
