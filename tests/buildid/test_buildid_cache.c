@@ -302,6 +302,8 @@ static void test_list_and_purge(void **state)
 	assert_false(pk_buildid_cache_has(f->c, &f->bid));
 	assert_int_equal(rename(moved, f->prog), 0);
 	assert_int_equal(pk_buildid_cache_add(f->c, f->prog, NULL), 1);
+	/* a gone name with ".." is refused rather than leave the cache */
+	assert_int_equal(pk_buildid_cache_purge(f->c, "/nonexistent/../../etc"), -EINVAL);
 	assert_int_equal(pk_buildid_cache_purge_all(f->c), 1);
 	assert_false(pk_buildid_cache_has(f->c, &f->bid));
 }

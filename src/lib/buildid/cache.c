@@ -396,6 +396,10 @@ static int absolute(const char *path, char *buf, size_t len)
 
 	if (realpath(path, buf))
 		return 0;
+	/* a name that is gone cannot be resolved: keep it inside the cache */
+	if (strstr(path, "/../") || !strncmp(path, "../", 3) ||
+	    (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/..")))
+		return -EINVAL;
 	if (path[0] == '/' || is_kallsyms(path) || is_vdso(path))
 		n = snprintf(buf, len, "%s", path);
 	else if (getcwd(cwd, sizeof(cwd)))
@@ -414,9 +418,13 @@ int pk_buildid_cache_purge(struct pk_buildid_cache *c, const char *path)
 	int nr = 0, err = 0;
 
 	c->err[0] = 0;
-	if (absolute(path, abs, sizeof(abs)) ||
-	    snprintf(base, sizeof(base), "%s%s%s", c->dir, abs[0] == '/' ? "" : "/", abs) >=
-		    (int)sizeof(base))
+	err = absolute(path, abs, sizeof(abs));
+	if (err)
+		return pki_bidc_fail(c, err, "%s: %s", path,
+				     err == -EINVAL ? "'..' in a name that does not exist"
+						    : strerror(-err));
+	if (snprintf(base, sizeof(base), "%s%s%s", c->dir, abs[0] == '/' ? "" : "/", abs) >=
+	    (int)sizeof(base))
 		return pki_bidc_fail(c, -ENAMETOOLONG, "%s: name too long", path);
 	d = opendir(base);
 	if (!d)
