@@ -47,7 +47,7 @@ cmp -s "$tmp/with-binary" "$tmp/from-cache" ||
 	bad "perf report from the cache differs: $(diff "$tmp/with-binary" "$tmp/from-cache" | head -5)"
 # the control: without the cache perf cannot name them, so the above is
 # the cache's doing
-(HOME="$tmp/empty" && report_names "$tmp/pk.data") | grep -q bidtest_spin_a &&
+HOME="$tmp/empty" perf report -i "$tmp/pk.data" --stdio -q 2>/dev/null | grep -q bidtest_spin_a &&
 	bad "perf report named bidtest_spin_a without the cache: the test proves nothing"
 report_names "$tmp/pk.data" perfkit | grep -q bidtest_spin_a ||
 	bad "perfkit report does not name bidtest_spin_a from the cache"

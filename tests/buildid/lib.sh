@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared setup of the build-id cache shell tests.  Sourced, not run.
 # Skips (77) without perf or a C compiler; makes $tmp (removed on exit),
 # a fresh HOME in it (perf and perfkit both keep their cache there), and
@@ -37,6 +38,7 @@ report_names() { # FILE [perf|perfkit]
 	fi | awk 'NF { $1 = ""; print }'
 }
 
+# shellcheck disable=SC2034 # fail is the sourcing test's status
 bad() {
 	echo "FAIL: $*"
 	fail=1

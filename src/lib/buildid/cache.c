@@ -238,7 +238,8 @@ static int read_source(struct pk_buildid_cache *c, const char *name, struct sour
 	if (is_kallsyms(name)) {
 		s->from = "/proc/kallsyms";
 		if (!kallsyms_visible())
-			return pki_bidc_fail(c, -EPERM, "/proc/kallsyms: kernel addresses are hidden");
+			return pki_bidc_fail(c, -EPERM,
+					     "/proc/kallsyms: kernel addresses are hidden");
 		err = pk_kernel_build_id(&s->bid);
 	} else if (is_vdso(name)) {
 		s->image = pki_vdso_image(&s->image_size);
