@@ -96,6 +96,16 @@ bool pk_buildid_cache_has(const struct pk_buildid_cache *c, const struct pk_buil
 int pk_buildid_cache_path(const struct pk_buildid_cache *c, const char *name,
 			  const struct pk_build_id *bid, char *buf, size_t len);
 
+/*
+ * For symbol lookup: "<dir>/.build-id/xx/<rest>/<kind>" (kind "elf",
+ * "debug", "kallsyms" or "vdso") into buf, whatever file name the entry
+ * was cached under.  0 when that file exists, -ENOENT when not (buf is
+ * still filled), -ENAMETOOLONG.  The file is not checked: read its build
+ * id before trusting it.
+ */
+int pk_buildid_cache_find(const struct pk_buildid_cache *c, const struct pk_build_id *bid,
+			  const char *kind, char *buf, size_t len);
+
 /* Remove the entry of bid: its .build-id link and its directory.  0, or
  * -ENOENT when not cached, or another negative errno. */
 int pk_buildid_cache_remove(struct pk_buildid_cache *c, const struct pk_build_id *bid);

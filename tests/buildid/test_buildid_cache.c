@@ -171,6 +171,12 @@ static void test_add_layout(void **state)
 	assert_int_equal(hidden_files(path), 0);
 	*strrchr(link, '/') = 0;
 	assert_int_equal(hidden_files(link), 0);
+	/* found by build id alone, as symbol lookup does */
+	assert_int_equal(pk_buildid_cache_find(f->c, &f->bid, "elf", path, sizeof(path)), 0);
+	snprintf(want, sizeof(want), "%s/.build-id/%.2s/%s/elf", f->cache, f->hex, f->hex + 2);
+	assert_string_equal(path, want);
+	assert_int_equal(pk_buildid_cache_find(f->c, &f->bid, "kallsyms", path, sizeof(path)),
+			 -ENOENT);
 	/* a second add finds it there */
 	assert_int_equal(pk_buildid_cache_add(f->c, f->prog, &f->bid), 0);
 }

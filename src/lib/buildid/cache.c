@@ -192,6 +192,21 @@ int pk_buildid_cache_path(const struct pk_buildid_cache *c, const char *name,
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+int pk_buildid_cache_find(const struct pk_buildid_cache *c, const struct pk_build_id *bid,
+			  const char *kind, char *buf, size_t len)
+{
+	char hex[65], link[PATH_MAX];
+	int n;
+
+	hex_of(bid, hex);
+	if (pki_bidc_link_path(c, hex, link, sizeof(link)))
+		return -ENAMETOOLONG;
+	n = snprintf(buf, len, "%s/%s", link, kind);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return access(buf, F_OK) ? -ENOENT : 0;
+}
+
 bool pk_buildid_cache_has(const struct pk_buildid_cache *c, const struct pk_build_id *bid)
 {
 	char hex[65], link[PATH_MAX];
