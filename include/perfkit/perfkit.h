@@ -50,5 +50,6 @@ pk_print_fn pk_set_print_fn(pk_print_fn fn);
 #include <perfkit/writer.h>
 #include <perfkit/recorder.h>
 #include <perfkit/filter.h>
+#include <perfkit/buildid.h>
 
 #endif

@@ -65,6 +65,11 @@ struct pk_recorder_opts {
 	bool strict_freq;   /* --strict-freq: a freq above the kernel's
 			     * perf_event_max_sample_rate is an error instead
 			     * of being lowered to it */
+	/* The build-id cache: at the end, the DSOs listed in BUILD_ID (those
+	 * with samples, the kernel's kallsyms, the vdso) are copied into
+	 * it, as perf record does, unless no_buildid_cache (or no_buildid). */
+	bool no_buildid_cache;	 /* -N */
+	const char *buildid_dir; /* NULL: $PERF_BUILDID_DIR, else ~/.debug */
 };
 
 struct pk_recorder;

@@ -20,6 +20,9 @@ int cmd_script(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_buildid_list(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 /* report --html (convert_report.c) */
 bool report_wants_html(int argc, char **argv);
 int report_html(int argc, char **argv);

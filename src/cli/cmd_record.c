@@ -57,6 +57,8 @@ static void usage(FILE *f)
 		"    -z, --compression-level[=n]  zstd-compress records (default level 1)\n"
 		"    -i, --no-inherit          child tasks do not inherit the events\n"
 		"    -B, --no-buildid          do not collect build ids\n"
+		"    -N, --no-buildid-cache    do not copy the DSOs with samples into the\n"
+		"                              build-id cache ($PERF_BUILDID_DIR, ~/.debug)\n"
 		"    -q, --quiet               print nothing but errors\n"
 		"    -v, --verbose             be more verbose\n");
 }
@@ -260,6 +262,7 @@ static const struct option long_opts[] = {
 	{"compression-level", optional_argument, NULL, 'z'},
 	{"no-inherit", no_argument, NULL, 'i'},
 	{"no-buildid", no_argument, NULL, 'B'},
+	{"no-buildid-cache", no_argument, NULL, 'N'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
@@ -336,6 +339,9 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case 'B':
 		c->o.no_buildid = true;
 		return 0;
+	case 'N':
+		c->o.no_buildid_cache = true;
+		return 0;
 	case 'q':
 		c->quiet = true;
 		return 0;
@@ -353,7 +359,7 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 1;
-	while ((opt = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:sTdk:z::iBqvh", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:sTdk:z::iBNqvh", long_opts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);

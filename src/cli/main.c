@@ -14,6 +14,9 @@ static const struct cli_command commands[] = {
 	{"record", cmd_record, "Run a command and record its profile into perf.data"},
 	{"convert", cmd_convert, "Write perf.data as flame graph, HTML, pprof, speedscope, ..."},
 	{"check", cmd_check, "Show what this machine supports (permissions, PMUs, limits)"},
+	{"buildid-list", cmd_buildid_list, "List the buildids in a perf.data file"},
+	{"buildid-cache", cmd_buildid_cache, "Manage the build-id cache (~/.debug)"},
+	{"archive", cmd_archive, "Pack the cached binaries a perf.data needs into a tar.bz2"},
 };
 
 static void usage(FILE *out)

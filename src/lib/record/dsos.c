@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <perfkit/buildid.h>
 #include "internal.h"
 #include "recorder_internal.h"
 
@@ -35,6 +36,8 @@ struct pmaps {
 
 struct dso {
 	char *name;
+	struct pk_build_id bid; /* as written to BUILD_ID */
+	bool written;
 	bool hit;
 	bool kernel;
 	uint32_t idx;
@@ -333,6 +336,26 @@ static size_t kernel_build_id(uint8_t out[20])
 	return n > 0 ? note_build_id(buf, (size_t)n, out) : 0;
 }
 
+static void add_entry(struct pk_writer *w, struct dso *o, uint16_t misc, const uint8_t *id,
+		      size_t n, const char *name)
+{
+	if (!n || pk_writer_add_build_id(w, misc, -1, id, n, name))
+		return;
+	o->written = true;
+	o->bid.size = (uint8_t)n;
+	memcpy(o->bid.data, id, n);
+}
+
+/* perf lists the vdso whenever a process mapped it, hit or not, with the
+ * running kernel's build id (read from perfkit's own vdso, as perf does). */
+static void add_vdso(struct pk_writer *w, struct dso *o)
+{
+	struct pk_build_id bid;
+
+	if (!pk_vdso_build_id(&bid))
+		add_entry(w, o, PERF_RECORD_MISC_USER, bid.data, bid.size, o->name);
+}
+
 void pki_rec_dsos_write_build_ids(struct pki_rec_dsos *d, struct pk_writer *w)
 {
 	bool kernel_done = false;
@@ -342,6 +365,10 @@ void pki_rec_dsos_write_build_ids(struct pki_rec_dsos *d, struct pk_writer *w)
 		uint8_t id[20];
 		size_t n;
 
+		if (!o->kernel && !strcmp(o->name, PK_BUILDID_VDSO)) {
+			add_vdso(w, o);
+			continue;
+		}
 		if (!o->hit)
 			continue;
 		if (o->kernel && !strncmp(o->name, "[kernel.kallsyms]", 17)) {
@@ -349,17 +376,34 @@ void pki_rec_dsos_write_build_ids(struct pki_rec_dsos *d, struct pk_writer *w)
 				continue;
 			kernel_done = true;
 			n = kernel_build_id(id);
-			if (n)
-				pk_writer_add_build_id(w, PERF_RECORD_MISC_KERNEL, -1, id, n,
-						       "[kernel.kallsyms]");
+			add_entry(w, o, PERF_RECORD_MISC_KERNEL, id, n, "[kernel.kallsyms]");
 			continue;
 		}
 		if (o->name[0] != '/')
-			continue; /* [vdso], //anon, modules without a path */
+			continue; /* //anon, modules without a path */
 		n = elf_build_id(o->name, id);
-		if (n)
-			pk_writer_add_build_id(
-				w, o->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, -1,
-				id, n, o->name);
+		add_entry(w, o, o->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, id, n,
+			  o->name);
 	}
+}
+
+void pki_rec_dsos_fill_cache(struct pki_rec_dsos *d, const char *dir)
+{
+	struct pk_buildid_cache_opts co = {.sz = sizeof(co), .dir = dir};
+	struct pk_buildid_cache *c;
+
+	if (pk_buildid_cache_open(&c, &co)) {
+		pki_debug("build-id cache: %s", pk_buildid_cache_error(c));
+		pk_buildid_cache_close(c);
+		return;
+	}
+	for (uint32_t i = 0; i < d->nr_dsos; i++) {
+		struct dso *o = d->dsos[i];
+		const char *name = o->kernel && o->name[0] == '[' ? PK_BUILDID_KALLSYMS : o->name;
+
+		/* a failure costs perf report its names, not the recording */
+		if (o->written && pk_buildid_cache_add(c, name, &o->bid) < 0)
+			pki_debug("build-id cache: %s", pk_buildid_cache_error(c));
+	}
+	pk_buildid_cache_close(c);
 }

@@ -284,6 +284,15 @@ int pk_recorder_run(struct pk_recorder *r)
 	return 0;
 }
 
+/* As perf record: the binaries the profile needs go into the build-id
+ * cache once the file is complete, so that it stays readable after they
+ * are rebuilt or removed, and perfkit archive can pack them. */
+static void fill_buildid_cache(struct pk_recorder *r)
+{
+	if (r->dsos && !r->o.no_buildid_cache)
+		pki_rec_dsos_fill_cache(r->dsos, r->o.buildid_dir);
+}
+
 int pk_recorder_finish(struct pk_recorder *r, struct pk_recorder_summary *s)
 {
 	struct pk_writer_stats st;
@@ -309,6 +318,8 @@ int pk_recorder_finish(struct pk_recorder *r, struct pk_recorder_summary *s)
 			err = ferr;
 			pki_rec_fail(r, ferr, "%s", pk_writer_error(r->w));
 		}
+		if (!ferr)
+			fill_buildid_cache(r);
 	}
 	pk_writer_get_stats(r->w, &st);
 	s->bytes = st.bytes;

@@ -98,5 +98,8 @@ void pki_rec_dsos_free(struct pki_rec_dsos *d);
 void pki_rec_dsos_record(struct pki_rec_dsos *d, const void *rec, size_t size);
 /* Add BUILD_ID entries for every DSO hit. */
 void pki_rec_dsos_write_build_ids(struct pki_rec_dsos *d, struct pk_writer *w);
+/* Copy the DSOs written to BUILD_ID into the build-id cache at dir (NULL:
+ * the default); failures are only said under -v. */
+void pki_rec_dsos_fill_cache(struct pki_rec_dsos *d, const char *dir);
 
 #endif

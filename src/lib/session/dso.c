@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <perfkit/buildid.h>
 #include "session_internal.h"
 #include "internal.h"
 #include "symbols/elf_internal.h"
@@ -62,13 +63,6 @@ struct pk_dso *pki_dso_findnew(struct pk_session *s, const char *name,
 	return d;
 }
 
-static void bid_hex(const struct pk_build_id *bid, char *hex)
-{
-	for (int i = 0; i < bid->size && i < 32; i++)
-		sprintf(hex + 2 * i, "%02x", bid->data[i]);
-	hex[2 * (bid->size < 32 ? bid->size : 32)] = '\0';
-}
-
 static bool same_build_id(const struct pk_build_id *a, const struct pk_build_id *b)
 {
 	size_t n = a->size < b->size ? a->size : b->size;
@@ -95,7 +89,7 @@ static const char *kernel_kallsyms(struct pk_session *s, const struct pk_dso *d,
 		return proc;
 	if (!pk_kernel_build_id(&running) && same_build_id(&running, &d->bid))
 		return proc;
-	bid_hex(&d->bid, hex);
+	pk_build_id_hex(&d->bid, hex);
 	snprintf(buf, len, "%s/[kernel.kallsyms]/%s/kallsyms",
 		 pki_buildid_dir(&so, dir, sizeof(dir)), hex);
 	f = fopen(buf, "re");

@@ -31,9 +31,6 @@ bool pki_elf_is_image(Elf *elf);
 
 int pki_elf_read_build_id(Elf *elf, struct pk_build_id *out);
 
-/* Lower-case hex of a build id; hex holds 65 bytes. */
-void pki_build_id_hex(const struct pk_build_id *bid, char *hex);
-
 /* opts->buildid_dir, else $PERF_BUILDID_DIR, else $HOME/.debug (in buf). */
 const char *pki_buildid_dir(const struct pk_symtab_opts *opts, char *buf, size_t len);
 

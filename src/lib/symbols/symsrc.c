@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <perfkit/buildid.h>
 #include "elf_internal.h"
 #include "internal.h"
 
@@ -148,15 +149,6 @@ int pk_elf_build_id(const char *path, struct pk_build_id *out)
 	return err;
 }
 
-void pki_build_id_hex(const struct pk_build_id *bid, char *hex)
-{
-	int n = bid->size < 32 ? bid->size : 32;
-
-	for (int i = 0; i < n; i++)
-		sprintf(hex + 2 * i, "%02x", bid->data[i]);
-	hex[2 * n] = '\0';
-}
-
 /* Recorded build ids are padded to 20 bytes: compare what the file has. */
 static bool build_id_equal(const struct pk_build_id *have, const struct pk_build_id *want)
 {
@@ -183,8 +175,8 @@ static bool build_id_matches(const struct pki_elf_file *f, const struct pk_build
 	}
 	if (build_id_equal(&have, want))
 		return true;
-	pki_build_id_hex(&have, a);
-	pki_build_id_hex(want, b);
+	pk_build_id_hex(&have, a);
+	pk_build_id_hex(want, b);
 	pki_debug("%s: skipped, build id %s is not the recorded %s", f->path, a, b);
 	return false;
 }
@@ -278,7 +270,7 @@ void pki_symsrc_list(struct pki_symsrc_list *c, const char *path, const struct p
 	if (!symfs)
 		symfs = "";
 	if (bid && bid->size) {
-		pki_build_id_hex(bid, hex);
+		pk_build_id_hex(bid, hex);
 		add_candidate(c, "%s/.build-id/%.2s/%s/%s", cache, hex, hex + 2,
 			      strcmp(path, "[vdso]") ? "elf" : "vdso");
 		add_candidate(c, "%s/.build-id/%.2s/%s/debug", cache, hex, hex + 2);
