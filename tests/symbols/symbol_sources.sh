@@ -1,7 +1,7 @@
 #!/bin/sh
 # Where symbols come from, against perf, under an empty HOME: the symbol
 # matrix of a clean machine.  Each binary is recorded by perf (-N: its
-# build-id cache stays empty) and by perfkit, and both files are read by
+# build-id cache stays empty) and by perfkit (-N too), and both files are read by
 # both tools; perfkit's script and report must equal perf's.
 #   PIE, non-PIE, static, a shared library, frame pointers or none;
 #   stripped binaries whose debug file is beside them, in .debug/, under
@@ -40,7 +40,7 @@ rec_both() { # name [record options]
 	shift
 	perf record -N -q -e cpu-clock -F 2000 "$@" -o "$tmp/$name.perf" -- "$b/$name" 4 \
 		>/dev/null 2>&1 || { echo "perf record not permitted"; exit 77; }
-	"$PERFKIT" record -q -e cpu-clock -F 2000 "$@" -o "$tmp/$name.pk" -- "$b/$name" 4 \
+	"$PERFKIT" record -N -q -e cpu-clock -F 2000 "$@" -o "$tmp/$name.pk" -- "$b/$name" 4 \
 		>/dev/null 2>"$tmp/rec.err" || { echo "FAIL perfkit record $name"; cat "$tmp/rec.err"; fail=1; }
 }
 compare() { # name [report/script options]
