@@ -3,11 +3,15 @@
 # the tests).
 #
 #   bench/analysis.sh [BUILD_DIR] [WORK_DIR]
+#   WORKLOAD=build bench/analysis.sh [BUILD_DIR] [WORK_DIR]
 #
-# 1. Records at least 200 MB system-wide with callchains
-#    (perf record -a -g -e cpu-clock -F 10000) while several processes run
-#    (shell loops, a file walker, checksums), unless WORK_DIR already has
-#    bench.data of that size.
+# 1. Records system-wide with callchains (perf record -a -g -e cpu-clock
+#    -F 10000), unless WORK_DIR already has bench.data:
+#    - by default at least 200 MB of synthetic loops (shell loops, a file
+#      walker, checksums);
+#    - with WORKLOAD=build, a compiler building this project from scratch
+#      (meson setup and ninja in a scratch directory, with gcc at -O2):
+#      thousands of short processes, deep stacks in cc1, many DSOs.
 # 2. Runs perf and perfkit on it, each under /usr/bin/time -v:
 #      report --stdio             (children + self, call graphs)
 #      report --stdio -g none     (children + self, no graphs)
@@ -45,8 +49,22 @@ workload() { # seconds
 
 size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
+# the compiler workload: a clean build of this tree, recorded whole
+record_build() {
+	scratch=$WORK/build-tree
+	rm -rf "$scratch"
+	echo "recording a build of perfkit system-wide with callchains..."
+	perf record -q -a -g -e cpu-clock -F 10000 -o "$DATA" -- \
+		sh -c "meson setup '$scratch' '$SRC' >/dev/null && ninja -C '$scratch' >/dev/null" \
+		>/dev/null 2>&1 || { echo "the recorded build failed" >&2; exit 1; }
+	rm -rf "$scratch"
+}
+if [ "${WORKLOAD:-loops}" = build ] && [ ! -s "$DATA" ]; then
+	record_build
+fi
+
 secs=90
-while [ "$(size_of "$DATA")" -lt $MIN_BYTES ]; do
+while [ "${WORKLOAD:-loops}" != build ] && [ "$(size_of "$DATA")" -lt $MIN_BYTES ]; do
 	echo "recording ${secs}s system-wide with callchains..."
 	perf record -q -a -g -e cpu-clock -F 10000 -o "$DATA" -- sleep "$secs" >/dev/null 2>&1 &
 	rec=$!
