@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "debuginfod_internal.h"
 #include "elf_internal.h"
 #include "internal.h"
 
@@ -340,6 +341,9 @@ int pk_symtab_load_elf(struct pk_symtab **out, const char *path, const struct pk
 			elf_file_close(&f);
 	}
 	free(c);
+	/* what no local file gave, from debuginfod when DEBUGINFOD_URLS is set */
+	pki_debuginfod_complete(path, bid && bid->size ? bid : &own_bid, &syms.fd, &syms.elf,
+				&runtime.fd, &runtime.elf);
 	if (!syms.elf && !runtime.elf && !strcmp(path, "[vdso]") &&
 	    !open_own_vdso(&runtime, &vdso_image) && !build_id_matches(runtime.elf, bid))
 		elf_file_close(&runtime);
