@@ -22,6 +22,8 @@ static const char convert_usage[] =
 	"        --no-symbols      do not resolve symbols (addresses only)\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
+	"    -q, --quiet           no warnings or messages (such as the one on files\n"
+	"                          whose samples have no symbols)\n"
 	"    -h, --help            show this help\n";
 
 enum { OPT_NO_SYMBOLS = 256 };
@@ -34,6 +36,7 @@ static const struct option convert_options[] = {
 	{"no-symbols", no_argument, NULL, OPT_NO_SYMBOLS},
 	{"force", no_argument, NULL, 'f'},
 	{"verbose", no_argument, NULL, 'v'},
+	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -43,7 +46,7 @@ static int parse_convert_args(int argc, char **argv, struct convert_args *a)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:t:o:e:fvh", convert_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:t:o:e:fvqh", convert_options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -70,6 +73,9 @@ static int parse_convert_args(int argc, char **argv, struct convert_args *a)
 		case 'v':
 			a->verbose++;
 			break;
+		case 'q':
+			a->quiet = true;
+			break;
 		case 'h':
 			fputs(convert_usage, stdout);
 			exit(0);
@@ -95,6 +101,6 @@ int cmd_convert(int argc, char **argv)
 
 	if (parse_convert_args(argc, argv, &a))
 		return 1;
-	cli_setup_library_output(a.verbose);
+	cli_setup_library_output(a.quiet ? -1 : a.verbose);
 	return convert_run(&a) ? 1 : 0;
 }

@@ -14,6 +14,7 @@ struct convert_args {
 	bool have_format;
 	bool no_symbols;
 	bool force;
+	bool quiet;
 	int verbose;
 };
 
