@@ -56,6 +56,9 @@ static const char *remedy(const struct pk_unresolved_dso *d)
 		       "the recording is from another kernel";
 	if (d->file)
 		return file_remedy(d);
+	if (!strcmp(d->name, "[vdso]"))
+		return "the vdso is read from the running kernel, and the recording is from "
+		       "another one";
 	return "JIT or anonymous code is named by a /tmp/perf-PID.map that its runtime writes";
 }
 

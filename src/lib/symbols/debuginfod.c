@@ -144,12 +144,19 @@ static int fetch_named(const struct pk_build_id *bid, enum pk_debuginfod_kind ki
 	if (f.printed)
 		fprintf(stderr, "\r\033[K");
 	if (f.timed_out) {
-		atomic_store(&servers_gave_up, true);
+		if (fd >= 0)
+			close(fd);
+		fd = -ETIMEDOUT;
 		pki_warn("debuginfod: no answer in %d s fetching %s; not asking again "
 			 "(DEBUGINFOD_TIMEOUT=SECONDS waits longer)",
 			 f.idle_limit, f.what);
-		fd = -ETIMEDOUT;
+	} else if (fd == -ETIME || fd == -ETIMEDOUT) {
+		pki_warn("debuginfod: %s: timed out (DEBUGINFOD_TIMEOUT); not asking again",
+			 f.what);
 	}
+	/* one wait for a dead server per run, not one per file */
+	if (fd == -ETIME || fd == -ETIMEDOUT)
+		atomic_store(&servers_gave_up, true);
 	if (fd < 0) {
 		free(*path);
 		*path = NULL;
