@@ -13,9 +13,10 @@ command -v debuginfod >/dev/null 2>&1 ||
 	{ echo "debuginfod not installed (Debian package debuginfod)"; exit 77; }
 command -v cc >/dev/null 2>&1 || { echo "no C compiler"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "no python3"; exit 77; }
-server=
-# the server goes with the test, however it ends
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$tmp"' EXIT
+server= mute=
+# the servers go with the test, however it ends
+trap 'for p in $server $mute; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	rm -rf "$tmp"' EXIT
 export HOME="$tmp/home"
 mkdir -p "$HOME" "$tmp/srv" "$tmp/bin"
 unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH PERF_BUILDID_DIR
@@ -166,4 +167,38 @@ run_pk gone "$urls" report "$tmp/perf.data"
 judge "binary gone: report" "$tmp/gone.perf" "$tmp/gone.pk"
 [ -e "$HOME/.cache/debuginfod_client/$bid/executable" ] ||
 	{ echo "FAIL binary gone: the executable was not fetched"; fail=1; }
+
+# a server that takes connections and never answers: the time limit ends
+# the wait, once for the whole run, not once per file, and says so
+python3 - "$tmp/mute.port" <<'PY' &
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
+__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+held, end = [], time.time() + 60
+s.settimeout(0.5)
+while time.time() < end:
+    try:
+        held.append(s.accept())
+    except OSError:
+        pass
+PY
+mute=$!
+i=0
+while [ ! -s "$tmp/mute.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+rm -rf "$HOME/.cache"
+start=$(date +%s)
+DEBUGINFOD_TIMEOUT=2 DEBUGINFOD_URLS="http://127.0.0.1:$(cat "$tmp/mute.port")" \
+	"$PERFKIT" report --stdio -i "$tmp/perf.data" >/dev/null 2>"$tmp/mute.err"
+took=$(($(date +%s) - start))
+n=$(grep -c "debuginfod: .*timed out" "$tmp/mute.err")
+if [ "$n" != 1 ] || [ "$took" -gt 12 ]; then
+	echo "FAIL silent server: $n timeout warnings, $took s"
+	cat "$tmp/mute.err"
+	fail=1
+else
+	echo "ok   silent server: given up after one wait ($took s)"
+fi
 cmp_finish "outputs identical to perf through debuginfod" 6

@@ -91,10 +91,10 @@ static int on_progress(debuginfod_client *c, long bytes, long total)
 	/* quick fetches print nothing: no flicker for each small file */
 	if (f->tty && t - f->start >= 0.5) {
 		if (total > 0)
-			fprintf(stderr, "\rdebuginfod: fetching %s: %ld of %ld KiB", f->what,
+			fprintf(stderr, "\r\033[Kdebuginfod: fetching %s: %ld of %ld KiB", f->what,
 				bytes / 1024, total / 1024);
 		else
-			fprintf(stderr, "\rdebuginfod: fetching %s: waiting %.0f s", f->what,
+			fprintf(stderr, "\r\033[Kdebuginfod: fetching %s: waiting %.0f s", f->what,
 				t - f->start);
 		fflush(stderr);
 		f->printed = true;
