@@ -19,6 +19,20 @@ static int by_unresolved(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* A file that could have debug info, not anonymous memory ("//anon",
+ * "/memfd:...", "/dev/zero", "/SYSV...") nor [vdso] and its kin. */
+static bool is_elf_file(const struct pk_dso *d)
+{
+	static const char *const anon[] = {"//", "/memfd:", "/dev/", "/SYSV"};
+
+	if (d->kind != PKI_DSO_ELF || d->name[0] != '/')
+		return false;
+	for (size_t i = 0; i < sizeof(anon) / sizeof(anon[0]); i++)
+		if (!strncmp(d->name, anon[i], strlen(anon[i])))
+			return false;
+	return true;
+}
+
 int pk_session_unresolved(struct pk_session *s, struct pk_unresolved **out)
 {
 	struct pk_unresolved *u;
@@ -48,7 +62,7 @@ int pk_session_unresolved(struct pk_session *s, struct pk_unresolved **out)
 		str += strlen(str) + 1;
 		e->bid = d->bid;
 		e->kernel = d->kernel;
-		e->file = d->kind == PKI_DSO_ELF && d->name[0] != '[';
+		e->file = is_elf_file(d);
 		/* no build id recorded: the file's own, when it is still here */
 		if (e->file && !e->bid.size && pk_elf_build_id(d->name, &e->bid))
 			e->bid.size = 0;
