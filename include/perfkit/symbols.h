@@ -130,10 +130,17 @@ enum pk_debuginfod_kind {
 bool pk_debuginfod_built(void);
 
 /*
+ * Whether libdebuginfod.so.1 loads here (it is loaded on first use, not
+ * linked: calling this loads it).  False when not built with it.
+ */
+bool pk_debuginfod_loads(void);
+
+/*
  * Fetch the file of that kind with build id bid from the servers in
  * DEBUGINFOD_URLS into debuginfod's client cache (or find it there).
  * Returns 0 and the cached file's path in *path, which the caller frees
- * with free(); -ENOSYS when built without libdebuginfod, -ENOENT when
+ * with free(); -ENOSYS when built without libdebuginfod or it does not
+ * load, -ENOENT when
  * DEBUGINFOD_URLS is unset or no server has it, -ETIMEDOUT, or another
  * negative errno.
  */
@@ -146,6 +153,8 @@ struct pk_symbol_places {
 	char buildid_dir[4096];		/* perf's build-id cache */
 	char debug_dir[4096];		/* /usr/lib/debug */
 	bool debuginfod_built;		/* pk_debuginfod_built() */
+	bool debuginfod_loads;		/* pk_debuginfod_loads(), when
+					 * DEBUGINFOD_URLS is set (else false) */
 	char debuginfod_urls[4096];	/* $DEBUGINFOD_URLS, "" when unset */
 	char debuginfod_cache[4096];	/* libdebuginfod's client cache */
 };

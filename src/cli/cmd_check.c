@@ -51,7 +51,10 @@ static void print_symbols(void)
 	       ".gnu_debuglink targets", sp.debug_dir);
 	printf("  %-30s %s\n", "the binary itself", "its .symtab, else .dynsym");
 	printf("  %-30s %s\n", "debuginfod support",
-	       sp.debuginfod_built ? "built in" : "not built in (needs libdebuginfod-dev)");
+	       !sp.debuginfod_built ? "not built in (needs libdebuginfod-dev)"
+	       : !sp.debuginfod_urls[0] ? "built in (libdebuginfod.so.1 loads when asked)"
+	       : sp.debuginfod_loads	  ? "built in, libdebuginfod.so.1 loads"
+			      : "built in, but libdebuginfod.so.1 does not load (libdebuginfod1)");
 	printf("  %-30s %s\n", "DEBUGINFOD_URLS",
 	       sp.debuginfod_urls[0] ? sp.debuginfod_urls : "not set: nothing is fetched");
 	if (sp.debuginfod_built)
@@ -156,7 +159,8 @@ static void print_json(const struct pk_check *c)
 	json_str(sp.buildid_dir);
 	printf(", \"debug_dir\": ");
 	json_str(sp.debug_dir);
-	printf(", \"debuginfod\": %s, \"debuginfod_urls\": ", sp.debuginfod_built ? "true" : "false");
+	printf(", \"debuginfod\": %s, \"debuginfod_loads\": %s, \"debuginfod_urls\": ",
+	       sp.debuginfod_built ? "true" : "false", sp.debuginfod_loads ? "true" : "false");
 	json_str(sp.debuginfod_urls);
 	printf(", \"debuginfod_cache\": ");
 	json_str(sp.debuginfod_cache);

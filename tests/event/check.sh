@@ -62,7 +62,7 @@ grep -Eq "^  debug files by build id +/usr/lib/debug/.build-id/\$" "$t/out" ||
 grep -Eq "^  .gnu_debuglink targets +beside the binary" "$t/out" || fail "debuglink places not named"
 grep -Eq "^  DEBUGINFOD_URLS +not set" "$t/out" || fail "unset DEBUGINFOD_URLS not said"
 if [ "${PERFKIT_DEBUGINFOD:-0}" = 1 ]; then
-	grep -Eq "^  debuginfod support +built in\$" "$t/out" || fail "debuginfod support not said"
+	grep -Eq "^  debuginfod support +built in " "$t/out" || fail "debuginfod support not said"
 	grep -Eq "^  debuginfod cache +$t/h/.cache/debuginfod_client\$" "$t/out" ||
 		fail "debuginfod cache not under HOME"
 else
@@ -77,6 +77,8 @@ assert d["buildid_dir"] == sys.argv[1] + "/bid", d
 assert d["debug_dir"] == "/usr/lib/debug", d
 assert d["debuginfod_urls"] == "http://127.0.0.1:9/ http://[::1]:9", d
 assert d["debuginfod"] == (sys.argv[2] == "1"), d
+# DEBUGINFOD_URLS is set: built in, the library loads (Debian's libdebuginfod1)
+assert d["debuginfod_loads"] == (sys.argv[2] == "1"), d
 PY
 "$PERFKIT" check --bogus >/dev/null 2>&1 && fail "--bogus accepted"
 echo ok

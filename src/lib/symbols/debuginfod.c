@@ -7,6 +7,11 @@
  * nothing here runs, so the library opens no connection and starts no
  * thread of libcurl's unless asked.
  *
+ * libdebuginfod is loaded with dlopen() on the first fetch, as libdw
+ * does: linked in, it would bring libcurl and some thirty libraries (6 MB
+ * more memory, and libcurl's global setup) into every program using
+ * libperfkit, for a feature that most runs never ask for.
+ *
  * A fetch that stalls is abandoned after DEBUGINFOD_TIMEOUT (libdebuginfod
  * reads it), or when it is not set after IDLE_LIMIT seconds without an
  * answer or without a byte: libdebuginfod's own default (90 s, and
@@ -14,8 +19,10 @@
  * never answers.  After such a timeout the servers are not asked again by
  * this process.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <gelf.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -50,6 +57,44 @@ bool pk_debuginfod_built(void)
 
 #ifdef PK_HAVE_DEBUGINFOD
 
+/* The functions used, from the library loaded on first use. */
+static struct {
+	__typeof__(debuginfod_begin) *begin;
+	__typeof__(debuginfod_end) *end;
+	__typeof__(debuginfod_find_debuginfo) *find_debuginfo;
+	__typeof__(debuginfod_find_executable) *find_executable;
+	__typeof__(debuginfod_set_progressfn) *set_progressfn;
+	__typeof__(debuginfod_set_user_data) *set_user_data;
+	__typeof__(debuginfod_get_user_data) *get_user_data;
+	bool ok;
+} dl;
+
+static pthread_once_t dl_once = PTHREAD_ONCE_INIT;
+
+#define DL_SYM(h, name) (*(void **)&dl.name = dlsym(h, "debuginfod_" #name))
+
+static void dl_load(void)
+{
+	/* never closed: libcurl does not like to be unloaded */
+	void *h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		pki_debug("debuginfod: %s", dlerror());
+		return;
+	}
+	dl.ok = DL_SYM(h, begin) && DL_SYM(h, end) && DL_SYM(h, find_debuginfo) &&
+		DL_SYM(h, find_executable) && DL_SYM(h, set_progressfn) &&
+		DL_SYM(h, set_user_data) && DL_SYM(h, get_user_data);
+	if (!dl.ok)
+		pki_debug("debuginfod: %s lacks a function", DEBUGINFOD_SONAME);
+}
+
+bool pk_debuginfod_loads(void)
+{
+	pthread_once(&dl_once, dl_load);
+	return dl.ok;
+}
+
 static atomic_bool servers_gave_up;
 
 struct fetch {
@@ -75,7 +120,7 @@ static double now_s(void)
  */
 static int on_progress(debuginfod_client *c, long bytes, long total)
 {
-	struct fetch *f = debuginfod_get_user_data(c);
+	struct fetch *f = dl.get_user_data(c);
 	double t = now_s();
 
 	if (!f)
@@ -130,17 +175,19 @@ static int fetch_named(const struct pk_build_id *bid, enum pk_debuginfod_kind ki
 		return -ENOENT;
 	if (atomic_load(&servers_gave_up))
 		return -ETIMEDOUT;
-	c = debuginfod_begin();
+	if (!pk_debuginfod_loads())
+		return -ENOSYS;
+	c = dl.begin();
 	if (!c)
 		return -ENOMEM;
 	fetch_init(&f, name, kind);
-	debuginfod_set_user_data(c, &f);
-	debuginfod_set_progressfn(c, on_progress);
+	dl.set_user_data(c, &f);
+	dl.set_progressfn(c, on_progress);
 	if (kind == PK_DEBUGINFOD_DEBUGINFO)
-		fd = debuginfod_find_debuginfo(c, bid->data, bid->size, path);
+		fd = dl.find_debuginfo(c, bid->data, bid->size, path);
 	else
-		fd = debuginfod_find_executable(c, bid->data, bid->size, path);
-	debuginfod_end(c);
+		fd = dl.find_executable(c, bid->data, bid->size, path);
+	dl.end(c);
 	if (f.printed)
 		fprintf(stderr, "\r\033[K");
 	if (f.timed_out) {
@@ -169,6 +216,11 @@ static int fetch_named(const struct pk_build_id *bid, enum pk_debuginfod_kind ki
 }
 
 #else /* !PK_HAVE_DEBUGINFOD */
+
+bool pk_debuginfod_loads(void)
+{
+	return false;
+}
 
 static int fetch_named(const struct pk_build_id *bid, enum pk_debuginfod_kind kind,
 		       const char *name, char **path)

@@ -57,6 +57,8 @@ void pk_symbol_places_get(struct pk_symbol_places *out, const struct pk_symtab_o
 	snprintf(out->debug_dir, sizeof(out->debug_dir), "%s",
 		 opts && opts->debug_dir ? opts->debug_dir : "/usr/lib/debug");
 	out->debuginfod_built = pk_debuginfod_built();
+	/* loading it costs: only when it would be used */
+	out->debuginfod_loads = urls && pk_debuginfod_loads();
 	snprintf(out->debuginfod_urls, sizeof(out->debuginfod_urls), "%s", urls ? urls : "");
 	debuginfod_cache(out->debuginfod_cache, sizeof(out->debuginfod_cache));
 }
