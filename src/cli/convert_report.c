@@ -22,7 +22,8 @@ static const char html_usage[] =
 	"    -i, --input <file>    input file name (default: perf.data)\n"
 	"    -o, --output <file>   output file (default: standard output)\n"
 	"    -f, --force           don't complain, do it\n"
-	"    -v, --verbose         be more verbose\n";
+	"    -v, --verbose         be more verbose\n"
+	"    -q, --quiet           no warnings or messages\n";
 
 static const struct option html_options[] = {
 	{"html", no_argument, NULL, 'H'},
@@ -30,6 +31,7 @@ static const struct option html_options[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"force", no_argument, NULL, 'f'},
 	{"verbose", no_argument, NULL, 'v'},
+	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -40,7 +42,7 @@ int report_html(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:fvh", html_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:fvqh", html_options, NULL)) != -1) {
 		switch (c) {
 		case 'H':
 			break;
@@ -56,6 +58,9 @@ int report_html(int argc, char **argv)
 		case 'v':
 			a.verbose++;
 			break;
+		case 'q':
+			a.quiet = true;
+			break;
 		case 'h':
 			fputs(html_usage, stdout);
 			return 0;
@@ -68,6 +73,6 @@ int report_html(int argc, char **argv)
 		cli_error("report --html: unexpected argument '%s'", argv[optind]);
 		return 1;
 	}
-	cli_setup_library_output(a.verbose);
+	cli_setup_library_output(a.quiet ? -1 : a.verbose);
 	return convert_run(&a) ? 1 : 0;
 }
