@@ -159,6 +159,22 @@ check perfkit-recorded report "$tmp/pk.data"
 prog=dyn
 check dynamic report "$tmp/dyn.data" --no-children --dsos dyn -g none
 prog=prog
+# a local debug file with the build id (perf's build-id cache) comes
+# first: the server is not asked for it
+d="$HOME/.debug/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-)"
+mkdir -p "$d"
+cp "$tmp/srv/prog.debug" "$d/debug"
+run_pk local "$urls" report "$tmp/perf.data"
+rm -rf "$HOME/.debug"
+if ! grep -q leaf_spin "$tmp/local.pk"; then
+	echo "FAIL local debug file: no names"
+	fail=1
+elif [ -e "$HOME/.cache/debuginfod_client/$bid/debuginfo" ]; then
+	echo "FAIL local debug file: fetched all the same"
+	fail=1
+else
+	echo "ok   local debug file: used, nothing fetched"
+fi
 # the binary is gone too: the executable comes from the server as well,
 # for the program headers
 oracle gone report "$tmp/perf.data"

@@ -357,8 +357,9 @@ void pki_debuginfod_complete(const char *path, const struct pk_build_id *bid, in
 	if ((*syms_elf && *rt_elf) || !bid || !bid->size || !path || path[0] == '[' ||
 	    !pk_debuginfod_built() || !pki_debuginfod_urls())
 		return;
-	if (!*syms_elf)
-		fetch_symbols(path, bid, syms_fd, syms_elf);
 	if (!*rt_elf)
 		fetch_runtime(path, bid, syms_fd, syms_elf, rt_fd, rt_elf);
+	/* a debug file alone cannot place its symbols: no binary, no fetch */
+	if (*rt_elf && !*syms_elf)
+		fetch_symbols(path, bid, syms_fd, syms_elf);
 }

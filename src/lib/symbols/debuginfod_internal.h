@@ -13,7 +13,9 @@
  * addresses into file offsets), fetch the debug file and the executable
  * with build id bid from the servers in DEBUGINFOD_URLS, and open them
  * into (*syms_fd, *syms_elf) and (*rt_fd, *rt_elf), which the caller closes as
- * its own.  Does nothing without DEBUGINFOD_URLS, without a build id, for
+ * its own.  The executable is asked for first: without a binary to place
+ * them, a debug file's symbols are of no use, and it is not fetched.
+ * Does nothing without DEBUGINFOD_URLS, without a build id, for
  * names like "[vdso]", or when perfkit is built without libdebuginfod.
  */
 void pki_debuginfod_complete(const char *path, const struct pk_build_id *bid, int *syms_fd,
