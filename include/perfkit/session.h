@@ -175,6 +175,9 @@ struct pk_unresolved_dso {
 	struct pk_build_id bid;	/* recorded, else the file's; size 0: none */
 	bool kernel;		/* the kernel or a module */
 	bool file;		/* an ELF file (not [heap], //anon, a JIT map) */
+	bool found;		/* its symbols were read (a copy of it with the
+				 * build id was found): false when it is not
+				 * on this machine */
 	uint64_t samples;	/* samples whose ip is in this DSO */
 	uint64_t unresolved;	/* of these, the ones with no symbol */
 };

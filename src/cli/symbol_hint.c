@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli.h"
 
 /* a file is named when at least this share of all samples (percent) lies
@@ -37,11 +36,21 @@ static void print_build_id(const struct pk_build_id *bid)
 static const char *file_remedy(const struct pk_unresolved_dso *d)
 {
 	bool urls = getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS");
+	bool fetch = d->bid.size && pk_debuginfod_built();
 
+	if (!d->found) {
+		if (!d->bid.size)
+			return "it is not on this machine, and no build id was recorded to find "
+			       "it by";
+		if (fetch && urls)
+			return "it is not on this machine, nor on the DEBUGINFOD_URLS servers";
+		return fetch ? "it is not on this machine: set DEBUGINFOD_URLS, or bring the "
+			       "recording's build-id cache (perf archive) to ~/.debug"
+			     : "it is not on this machine: bring the recording's build-id cache "
+			       "(perf archive) to ~/.debug";
+	}
 	if (!d->bid.size)
-		return access(d->name, R_OK) ? "it is not on this machine, and has no build id "
-					       "to fetch it by"
-					     : "install its debug package";
+		return "install its debug package";
 	if (!pk_debuginfod_built())
 		return "install its debug package (this perfkit is built without debuginfod)";
 	if (urls)

@@ -86,5 +86,10 @@ done
 DEBUGINFOD_URLS=http://127.0.0.1:9 run urls report --stdio -i "$tmp/stripped.data"
 grep -Eq "$hint_re( \\(none came from the DEBUGINFOD_URLS servers\\)| \\(this perfkit is built without debuginfod\\))\$" \
 	"$tmp/urls.err" || { bad "hint with DEBUGINFOD_URLS set"; cat "$tmp/urls.err"; }
+# the program gone from the machine: the hint says so, not "debug package"
+rm "$tmp/stripped"
+run gone report --stdio -i "$tmp/stripped.data"
+grep -Eq "^perfkit: [0-9]+% of samples, in stripped \(build id $bid\), have no symbols: it is not on this machine" \
+	"$tmp/gone.err" || { bad "hint for a program not on this machine"; cat "$tmp/gone.err"; }
 [ $fail = 0 ] && echo "ok: hint at $want% for report, script and convert; none with -q or symbols"
 exit $fail

@@ -147,6 +147,7 @@ static void test_unresolved(void **state)
 	assert_true(u->dso[0].file);
 	assert_false(u->dso[0].kernel);
 	assert_memory_equal(&u->dso[0].bid, &bid, sizeof(bid));
+	assert_false(u->dso[0].found); /* never loaded */
 	assert_string_equal(u->dso[1].name, "[kernel.kallsyms]");
 	assert_true(u->dso[1].kernel);
 	assert_false(u->dso[1].file);

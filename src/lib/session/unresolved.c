@@ -63,6 +63,7 @@ int pk_session_unresolved(struct pk_session *s, struct pk_unresolved **out)
 		e->bid = d->bid;
 		e->kernel = d->kernel;
 		e->file = is_elf_file(d);
+		e->found = d->symtab != NULL;
 		/* no build id recorded: the file's own, when it is still here */
 		if (e->file && !e->bid.size && pk_elf_build_id(d->name, &e->bid))
 			e->bid.size = 0;
