@@ -5,6 +5,7 @@ set -eu
 
 PKGS="gcc clang llvm meson ninja-build pkg-config make
 libelf-dev libdw-dev liblzma-dev libzstd-dev libtraceevent-dev zlib1g-dev libbz2-dev
+libdebuginfod-dev debuginfod
 libcmocka-dev libprotobuf-c-dev protobuf-c-compiler libclang-rt-14-dev
 linux-perf python3 bc zstd xz-utils libc6-dbg
 nodejs npm chromium"

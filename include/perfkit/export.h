@@ -83,6 +83,13 @@ void pk_profile_free(struct pk_profile *p);
 /* Last error of the profile or of an exporter, as one line; never NULL. */
 const char *pk_profile_error(const struct pk_profile *p);
 
+struct pk_unresolved; /* <perfkit/session.h> */
+
+/* Samples without a symbol, per DSO, of the file pk_profile_from_file()
+ * read (see pk_session_unresolved()); NULL for other profiles.  Owned by
+ * the profile. */
+const struct pk_unresolved *pk_profile_unresolved(const struct pk_profile *p);
+
 /*
  * Declare an event ("cpu-clock", "sched:sched_switch"); *idx receives the
  * index samples refer to.  Declaring the same name again gives the same

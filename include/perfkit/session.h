@@ -166,6 +166,38 @@ size_t pk_session_callchain_max(struct pk_session *s, const struct pk_session_sa
 int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample *ev, char *buf,
 			    size_t len);
 
+/*
+ * Samples without a symbol, per DSO: how much of a profile has no names,
+ * and where, so that a tool can say what would give them (a debug
+ * package, DEBUGINFOD_URLS, readable kallsyms, a JIT's perf map).
+ */
+struct pk_unresolved_dso {
+	const char *name;	/* as pk_dso_name() */
+	struct pk_build_id bid;	/* recorded, else the file's; size 0: none */
+	bool kernel;		/* the kernel or a module */
+	bool file;		/* an ELF file (not [heap], //anon, a JIT map) */
+	bool found;		/* its symbols were read (a copy of it with the
+				 * build id was found): false when it is not
+				 * on this machine */
+	uint64_t samples;	/* samples whose ip is in this DSO */
+	uint64_t unresolved;	/* of these, the ones with no symbol */
+};
+
+struct pk_unresolved {
+	uint64_t nr_samples;		/* samples delivered, in all DSOs or none */
+	size_t nr;			/* DSOs with unresolved samples */
+	struct pk_unresolved_dso *dso;	/* most unresolved first */
+};
+
+/*
+ * The DSOs in which samples delivered so far (pk_session_next(), _any())
+ * had an ip with no symbol, with their counts.  Returns 0 and *out, one
+ * allocation that outlives the session, freed with pk_unresolved_free();
+ * or -ENOMEM.
+ */
+int pk_session_unresolved(struct pk_session *s, struct pk_unresolved **out);
+void pk_unresolved_free(struct pk_unresolved *u);
+
 /* Thread accessors. */
 int32_t pk_thread_pid(const struct pk_thread *t);
 int32_t pk_thread_tid(const struct pk_thread *t);

@@ -120,6 +120,64 @@ int pk_elf_build_id(const char *path, struct pk_build_id *out);
 /* The running kernel's build id, from /sys/kernel/notes. */
 int pk_kernel_build_id(struct pk_build_id *out);
 
+/* ---- debuginfod and where symbols are looked for ----------------------- */
+
+/*
+ * With DEBUGINFOD_URLS set (and libperfkit built with libdebuginfod),
+ * pk_symtab_load_elf() fetches by build id what no local file gave: the
+ * debug file for the symbols, the executable for the program headers.
+ * Without DEBUGINFOD_URLS nothing is fetched.  DEBUGINFOD_TIMEOUT bounds a
+ * fetch that makes no progress (15 s when unset; then no more fetches).
+ * Progress is shown on stderr when it is a terminal.
+ */
+enum pk_debuginfod_kind {
+	PK_DEBUGINFOD_DEBUGINFO,	/* the separate debug file */
+	PK_DEBUGINFOD_EXECUTABLE,	/* the binary itself */
+};
+
+/* Whether this libperfkit was built with libdebuginfod. */
+bool pk_debuginfod_built(void);
+
+/*
+ * Whether libdebuginfod.so.1 loads here (it is loaded on first use, not
+ * linked: calling this loads it).  False when not built with it.
+ */
+bool pk_debuginfod_loads(void);
+
+/*
+ * Fetch the file of that kind with build id bid from the servers in
+ * DEBUGINFOD_URLS into debuginfod's client cache (or find it there).
+ * Returns 0 and the cached file's path in *path, which the caller frees
+ * with free(); -ENOSYS when built without libdebuginfod or it does not
+ * load, -ENOENT when
+ * DEBUGINFOD_URLS is unset or no server has it, -ETIMEDOUT, or another
+ * negative errno.
+ */
+int pk_debuginfod_fetch(const struct pk_build_id *bid, enum pk_debuginfod_kind kind,
+			char **path);
+
+/* Where pk_symtab_load_elf() looks for the symbols of a binary. */
+struct pk_symbol_places {
+	size_t sz;			/* sizeof(struct pk_symbol_places) */
+	char buildid_dir[4096];		/* perf's build-id cache */
+	char debug_dir[4096];		/* /usr/lib/debug */
+	bool debuginfod_built;		/* pk_debuginfod_built() */
+	bool debuginfod_loads;		/* pk_debuginfod_loads(), when
+					 * DEBUGINFOD_URLS is set (else false) */
+	char debuginfod_urls[4096];	/* $DEBUGINFOD_URLS, "" when unset */
+	char debuginfod_cache[4096];	/* libdebuginfod's client cache */
+};
+
+/*
+ * Fill *out for the options opts (NULL: the defaults), from the
+ * environment ($HOME, PERF_BUILDID_DIR, DEBUGINFOD_URLS,
+ * DEBUGINFOD_CACHE_PATH, XDG_CACHE_HOME).  The search order is: the
+ * build-id cache, debug_dir/.build-id/, the .gnu_debuglink target beside
+ * the binary, in its .debug/ and under debug_dir/<its directory>/, the
+ * binary itself, then debuginfod.
+ */
+void pk_symbol_places_get(struct pk_symbol_places *out, const struct pk_symtab_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

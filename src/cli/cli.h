@@ -48,4 +48,13 @@ int cli_filter_cpus(struct pk_sample_filter *f, const char *list, struct pk_read
 int cli_filter_time(struct pk_sample_filter *f, const char *str, struct pk_reader *r, bool reltime,
 		    bool quiet);
 
+/*
+ * Say once on stderr which files hold a good part of the samples without
+ * symbols, and what would name them (symbol_hint.c).  Nothing when every
+ * such file is under the threshold, or u is NULL.
+ */
+void cli_symbol_hint(const struct pk_unresolved *u);
+/* The same for the samples s delivered so far. */
+void cli_session_symbol_hint(struct pk_session *s);
+
 #endif

@@ -11,7 +11,8 @@ static const char check_usage[] =
 	"What this machine and kernel allow: perf_event_paranoid and capabilities,\n"
 	"PMUs, rdpmc, tracefs, kprobe/uprobe PMUs, the sample-rate, stack and mlock\n"
 	"limits, and a live open of one event of each kind with the reason when it\n"
-	"fails.  Run it when perfkit record or stat refuses to start.\n"
+	"fails.  Run it when perfkit record or stat refuses to start.  Also where\n"
+	"report and script look for symbols, and whether debuginfod is in use.\n"
 	"\n"
 	"    --json                the same as one JSON object\n"
 	"    -h, --help            show this help\n";
@@ -35,6 +36,29 @@ static void print_rlimit(const char *name, uint64_t v, const char *unit)
 		printf("  %-30s unlimited\n", name);
 	else
 		printf("  %-30s %llu%s\n", name, (unsigned long long)v, unit);
+}
+
+/* Where a user who sees [unknown] can put debug info, and debuginfod's state. */
+static void print_symbols(void)
+{
+	struct pk_symbol_places sp;
+
+	pk_symbol_places_get(&sp, NULL);
+	printf("\nsymbols (looked for in this order):\n");
+	printf("  %-30s %s/.build-id/\n", "build-id cache", sp.buildid_dir);
+	printf("  %-30s %s/.build-id/\n", "debug files by build id", sp.debug_dir);
+	printf("  %-30s beside the binary, in its .debug/, under %s/<its directory>/\n",
+	       ".gnu_debuglink targets", sp.debug_dir);
+	printf("  %-30s %s\n", "the binary itself", "its .symtab, else .dynsym");
+	printf("  %-30s %s\n", "debuginfod support",
+	       !sp.debuginfod_built ? "not built in (needs libdebuginfod-dev)"
+	       : !sp.debuginfod_urls[0] ? "built in (libdebuginfod.so.1 loads when asked)"
+	       : sp.debuginfod_loads	  ? "built in, libdebuginfod.so.1 loads"
+			      : "built in, but libdebuginfod.so.1 does not load (libdebuginfod1)");
+	printf("  %-30s %s\n", "DEBUGINFOD_URLS",
+	       sp.debuginfod_urls[0] ? sp.debuginfod_urls : "not set: nothing is fetched");
+	if (sp.debuginfod_built)
+		printf("  %-30s %s\n", "debuginfod cache", sp.debuginfod_cache);
 }
 
 static void print_text(const struct pk_check *c)
@@ -82,6 +106,7 @@ static void print_text(const struct pk_check *c)
 		       p->err == 0 ? "OK" : (p->err > 0 ? "opens, but" : "not supported"),
 		       p->detail[0] ? (p->err > 0 ? " " : ": ") : "", p->detail);
 	}
+	print_symbols();
 }
 
 static void json_str(const char *s)
@@ -101,7 +126,9 @@ static void json_str(const char *s)
 static void print_json(const struct pk_check *c)
 {
 	const struct pk_limits *l = &c->limits;
+	struct pk_symbol_places sp;
 
+	pk_symbol_places_get(&sp, NULL);
 	printf("{\"kernel\": ");
 	json_str(c->kernel);
 	printf(", \"perf_event_paranoid\": %d, \"privileged\": %s, \"cap_perfmon\": %s"
@@ -128,7 +155,16 @@ static void print_json(const struct pk_check *c)
 		json_str(c->probes[k].detail);
 		putchar('}');
 	}
-	printf("]}\n");
+	printf("], \"symbols\": {\"buildid_dir\": ");
+	json_str(sp.buildid_dir);
+	printf(", \"debug_dir\": ");
+	json_str(sp.debug_dir);
+	printf(", \"debuginfod\": %s, \"debuginfod_loads\": %s, \"debuginfod_urls\": ",
+	       sp.debuginfod_built ? "true" : "false", sp.debuginfod_loads ? "true" : "false");
+	json_str(sp.debuginfod_urls);
+	printf(", \"debuginfod_cache\": ");
+	json_str(sp.debuginfod_cache);
+	printf("}}\n");
 }
 
 int cmd_check(int argc, char **argv)

@@ -23,6 +23,8 @@ static const char convert_usage[] =
 	CLI_SYMBOL_USAGE
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
+	"    -q, --quiet           no warnings or messages (such as the one on files\n"
+	"                          whose samples have no symbols)\n"
 	"    -h, --help            show this help\n";
 
 enum { OPT_NO_SYMBOLS = 256 };
@@ -35,6 +37,7 @@ static const struct option convert_options[] = {
 	{"no-symbols", no_argument, NULL, OPT_NO_SYMBOLS},
 	{"force", no_argument, NULL, 'f'},
 	{"verbose", no_argument, NULL, 'v'},
+	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	CLI_SYMBOL_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
@@ -45,7 +48,7 @@ static int parse_convert_args(int argc, char **argv, struct convert_args *a)
 	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:t:o:e:fvhk:", convert_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:t:o:e:fvqhk:", convert_options, NULL)) != -1) {
 		if (cli_symbol_option(c, optarg, &a->symsrc, &status)) {
 			if (status)
 				return -EINVAL;
@@ -77,6 +80,9 @@ static int parse_convert_args(int argc, char **argv, struct convert_args *a)
 		case 'v':
 			a->verbose++;
 			break;
+		case 'q':
+			a->quiet = true;
+			break;
 		case 'h':
 			fputs(convert_usage, stdout);
 			exit(0);
@@ -102,6 +108,6 @@ int cmd_convert(int argc, char **argv)
 
 	if (parse_convert_args(argc, argv, &a))
 		return 1;
-	cli_setup_library_output(a.verbose);
+	cli_setup_library_output(a.quiet ? -1 : a.verbose);
 	return convert_run(&a) ? 1 : 0;
 }

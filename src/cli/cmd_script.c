@@ -50,6 +50,8 @@ static const char script_usage[] =
 	"    -f, --force           don't complain, do it\n"
 	"        --no-demangle     do not demangle symbol names\n"
 	"    -v, --verbose         be more verbose\n"
+	"    -q, --quiet           no warnings or messages (such as the one on files\n"
+	"                          whose samples have no symbols)\n"
 	"    -h, --help            show this help\n";
 
 enum {
@@ -91,6 +93,7 @@ static const struct option script_options[] = {
 	{"force", no_argument, NULL, 'f'},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"verbose", no_argument, NULL, 'v'},
+	{"quiet", no_argument, NULL, 'q'},
 	{"show-task-events", no_argument, NULL, OPT_SHOW + 0},
 	{"show-mmap-events", no_argument, NULL, OPT_SHOW + 1},
 	{"show-switch-events", no_argument, NULL, OPT_SHOW + 2},
@@ -116,6 +119,7 @@ struct script_args {
 	enum script_time_mode time_mode;
 	size_t max_stack;
 	int verbose;
+	bool quiet;
 	unsigned show;	/* enum script_show */
 	const char *comms, *pids, *tids, *cpus, *symbols, *dsos, *time;
 	struct cli_symbol_opts symsrc;
@@ -432,7 +436,7 @@ static int parse_script_args(int argc, char **argv, struct script_args *a)
 
 	optind = 1;
 	a->max_stack = SCRIPT_MAX_STACK;
-	while ((c = getopt_long(argc, argv, "i:F:fvhGIc:C:S:k:", script_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:fvqhGIc:C:S:k:", script_options, NULL)) != -1) {
 		if (cli_symbol_option(c, optarg, &a->symsrc, &err)) {
 			if (err)
 				return err;
@@ -470,6 +474,9 @@ static int parse_script_args(int argc, char **argv, struct script_args *a)
 			break;
 		case 'v':
 			a->verbose++;
+			break;
+		case 'q':
+			a->quiet = true;
 			break;
 		case 'h':
 			fputs(script_usage, stdout);
@@ -625,7 +632,7 @@ int cmd_script(int argc, char **argv)
 	status = parse_script_args(argc, argv, &a);
 	if (status)
 		return status;
-	cli_setup_library_output(a.verbose);
+	cli_setup_library_output(a.quiet ? -1 : a.verbose);
 	if (!a.input)
 		a.input = default_input();
 	so.force = a.force;
@@ -671,6 +678,8 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "perfkit: script: writing the output: %s\n", strerror(-werr));
 		err = werr;
 	}
+	if (!err && !a.quiet)
+		cli_session_symbol_hint(c.session);
 out:
 	fflush(stdout);
 	free(c.trace_buf);

@@ -15,6 +15,7 @@ struct convert_args {
 	bool have_format;
 	bool no_symbols;
 	bool force;
+	bool quiet;
 	int verbose;
 	struct cli_symbol_opts symsrc;
 };

@@ -23,6 +23,7 @@ static const char html_usage[] =
 	"    -o, --output <file>   output file (default: standard output)\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
+	"    -q, --quiet           no warnings or messages\n"
 	CLI_SYMBOL_USAGE;
 
 static const struct option html_options[] = {
@@ -31,6 +32,7 @@ static const struct option html_options[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"force", no_argument, NULL, 'f'},
 	{"verbose", no_argument, NULL, 'v'},
+	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	CLI_SYMBOL_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
@@ -42,7 +44,7 @@ int report_html(int argc, char **argv)
 	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:fvhk:", html_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:fvqhk:", html_options, NULL)) != -1) {
 		if (cli_symbol_option(c, optarg, &a.symsrc, &status)) {
 			if (status)
 				return 1;
@@ -63,6 +65,9 @@ int report_html(int argc, char **argv)
 		case 'v':
 			a.verbose++;
 			break;
+		case 'q':
+			a.quiet = true;
+			break;
 		case 'h':
 			fputs(html_usage, stdout);
 			return 0;
@@ -75,6 +80,6 @@ int report_html(int argc, char **argv)
 		cli_error("report --html: unexpected argument '%s'", argv[optind]);
 		return 1;
 	}
-	cli_setup_library_output(a.verbose);
+	cli_setup_library_output(a.quiet ? -1 : a.verbose);
 	return convert_run(&a) ? 1 : 0;
 }

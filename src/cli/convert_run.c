@@ -66,6 +66,8 @@ int convert_run(const struct convert_args *a)
 	}
 	if (err && created)
 		unlink(a->output); /* no half-written file that looks complete */
+	if (!err && !a->quiet && !a->no_symbols)
+		cli_symbol_hint(pk_profile_unresolved(p));
 	pk_profile_free(p);
 	return err;
 }

@@ -692,6 +692,9 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	if (o->threads)
 		err = print_thread_counts(s, out);
 out:
+	/* after the report, where it is read last */
+	if (h && !err && !status && !o->quiet)
+		cli_session_symbol_hint(s);
 	pk_hist_free(h);
 	pk_sample_filter_free(keep);
 	pk_session_close(s);

@@ -53,5 +53,32 @@ grep -Eq "^  perf_event_mlock_kb +unknown" "$t/out" || fail "missing setting not
 grep -Eq "^  tracefs +not mounted" "$t/out" || fail "empty mounts: tracefs should be absent"
 grep -Eq "^  tracepoint .*not supported: tracefs is not mounted" "$t/out" ||
 	fail "tracepoint probe should say tracefs is not mounted"
+# where symbols are looked for follows HOME and the environment
+HOME="$t/h" DEBUGINFOD_URLS= PERF_BUILDID_DIR= XDG_CACHE_HOME= DEBUGINFOD_CACHE_PATH= \
+	"$PERFKIT" check >"$t/out" 2>&1 || fail "symbols run failed"
+grep -Eq "^  build-id cache +$t/h/.debug/.build-id/\$" "$t/out" || fail "build-id cache not under HOME"
+grep -Eq "^  debug files by build id +/usr/lib/debug/.build-id/\$" "$t/out" ||
+	fail "/usr/lib/debug not named"
+grep -Eq "^  .gnu_debuglink targets +beside the binary" "$t/out" || fail "debuglink places not named"
+grep -Eq "^  DEBUGINFOD_URLS +not set" "$t/out" || fail "unset DEBUGINFOD_URLS not said"
+if [ "${PERFKIT_DEBUGINFOD:-0}" = 1 ]; then
+	grep -Eq "^  debuginfod support +built in " "$t/out" || fail "debuginfod support not said"
+	grep -Eq "^  debuginfod cache +$t/h/.cache/debuginfod_client\$" "$t/out" ||
+		fail "debuginfod cache not under HOME"
+else
+	grep -Eq "^  debuginfod support +not built in" "$t/out" || fail "missing debuginfod not said"
+fi
+HOME="$t/h" DEBUGINFOD_URLS="http://127.0.0.1:9/ http://[::1]:9" PERF_BUILDID_DIR="$t/bid" \
+	"$PERFKIT" check --json >"$t/json" || fail "symbols --json failed"
+python3 - "$t" "${PERFKIT_DEBUGINFOD:-0}" <<'PY' || fail "bad symbols JSON"
+import json, sys
+d = json.load(open(sys.argv[1] + "/json"))["symbols"]
+assert d["buildid_dir"] == sys.argv[1] + "/bid", d
+assert d["debug_dir"] == "/usr/lib/debug", d
+assert d["debuginfod_urls"] == "http://127.0.0.1:9/ http://[::1]:9", d
+assert d["debuginfod"] == (sys.argv[2] == "1"), d
+# DEBUGINFOD_URLS is set: built in, the library loads (Debian's libdebuginfod1)
+assert d["debuginfod_loads"] == (sys.argv[2] == "1"), d
+PY
 "$PERFKIT" check --bogus >/dev/null 2>&1 && fail "--bogus accepted"
 echo ok

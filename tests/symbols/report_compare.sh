@@ -51,7 +51,7 @@ if perf record -q -o "$tmp/plain.data" -e cpu-clock -F 2000 -- sh -c "$work" >/d
 		check exec-comm-pid "$tmp/exec.data" --sort pid,comm
 	fi
 	# --json carries the same numbers
-	"$PERFKIT" report -i "$tmp/plain.data" --json >"$tmp/json" 2>&1 || fail=1
+	"$PERFKIT" report -i "$tmp/plain.data" --json >"$tmp/json" 2>"$tmp/json.err" || fail=1
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
 assert d['events'][0]['entries'], 'no entries'" "$tmp/json" 2>/dev/null ||
 		{ command -v python3 >/dev/null && { echo "FAIL json"; fail=1; }; }

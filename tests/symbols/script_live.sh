@@ -47,7 +47,7 @@ check mixed-all-then-add "$tmp/mixed.data" -F comm,event -F sw:+period
 # pipe input
 if [ -f "$tmp/plain.data" ]; then
 	perf script -i "$tmp/plain.data" >"$tmp/perf" 2>/dev/null
-	perf inject -i "$tmp/plain.data" -o - 2>/dev/null | "$PERFKIT" script -i - >"$tmp/pk" 2>&1
+	perf inject -i "$tmp/plain.data" -o - 2>/dev/null | "$PERFKIT" script -q -i - >"$tmp/pk" 2>&1
 	: >"$tmp/err"
 	cmp_judge stdin && cmp_pass
 fi

@@ -2,12 +2,14 @@
 /* Unit tests of the session's process maps: overlapping MMAPs cut the old
  * maps as perf does, lookups find the right piece.  And the per-thread
  * counts of READ records (report -T): summed per thread and event, both
- * in the order they first came. */
+ * in the order they first came.  And the counts of samples without a
+ * symbol per DSO, behind the hint of report, script and convert. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "session/session_internal.h"
 
@@ -105,12 +107,72 @@ static void test_thread_counts(void **state)
 	free(s);
 }
 
+static void count(struct pk_session *s, struct pk_dso *d, bool resolved, int n)
+{
+	static const struct pk_symbol sym = {.start = 0, .end = 1, .name = "f"};
+	struct pk_location loc = {.dso = d, .sym = resolved ? &sym : NULL};
+
+	while (n--)
+		pki_count_sample(s, &loc);
+}
+
+static void test_unresolved(void **state)
+{
+	struct pk_session *s = calloc(1, sizeof(*s));
+	struct pk_build_id bid = {.size = 20, .data = {0xab, 0xcd}}, own;
+	struct pk_dso *lib, *exe, *k, *anon, *none;
+	struct pk_unresolved *u;
+
+	(void)state;
+	assert_non_null(s);
+	lib = pki_dso_findnew(s, "/usr/lib/libfoo.so.1", &bid, false);
+	/* no recorded build id: the file's own, read from it */
+	exe = pki_dso_findnew(s, "/proc/self/exe", NULL, false);
+	k = pki_dso_findnew(s, "[kernel.kallsyms]", NULL, true);
+	anon = pki_dso_findnew(s, "//anon", NULL, false);
+	none = pki_dso_findnew(s, "/usr/bin/resolved", NULL, false);
+	count(s, lib, false, 31);
+	count(s, lib, true, 9);
+	count(s, exe, false, 5);
+	count(s, k, false, 12);
+	count(s, anon, false, 2);
+	count(s, none, true, 40);
+	count(s, NULL, false, 1); /* in no map: counted in the total only */
+	assert_int_equal(pk_session_unresolved(s, &u), 0);
+	assert_int_equal(u->nr_samples, 100);
+	assert_int_equal(u->nr, 4); /* "resolved" had none */
+	assert_string_equal(u->dso[0].name, "/usr/lib/libfoo.so.1");
+	assert_int_equal(u->dso[0].unresolved, 31);
+	assert_int_equal(u->dso[0].samples, 40);
+	assert_true(u->dso[0].file);
+	assert_false(u->dso[0].kernel);
+	assert_memory_equal(&u->dso[0].bid, &bid, sizeof(bid));
+	assert_false(u->dso[0].found); /* never loaded */
+	assert_string_equal(u->dso[1].name, "[kernel.kallsyms]");
+	assert_true(u->dso[1].kernel);
+	assert_false(u->dso[1].file);
+	assert_string_equal(u->dso[2].name, "/proc/self/exe");
+	assert_int_equal(u->dso[2].unresolved, 5);
+	if (!pk_elf_build_id("/proc/self/exe", &own)) {
+		assert_int_equal(u->dso[2].bid.size, own.size);
+		assert_memory_equal(u->dso[2].bid.data, own.data, own.size);
+	}
+	assert_string_equal(u->dso[3].name, "//anon");
+	assert_false(u->dso[3].file);
+	pki_dsos_free(s);
+	/* the result outlives the session */
+	assert_int_equal(strlen(u->dso[3].name), 6);
+	pk_unresolved_free(u);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_insert_and_find),
 		cmocka_unit_test(test_overlap_splits),
 		cmocka_unit_test(test_thread_counts),
+		cmocka_unit_test(test_unresolved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,6 +98,7 @@ struct pki_cpu {
 struct pk_profile {
 	struct pk_profile_opts opts;
 	char error[512];
+	struct pk_unresolved *unresolved; /* of the file read, or NULL */
 
 	char **strs;
 	size_t nr_strs, cap_strs;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <perfkit/session.h>
 #include "export_internal.h"
 
 #define DEFAULT_BUCKETS 200
@@ -59,6 +60,7 @@ void pk_profile_free(struct pk_profile *p)
 {
 	if (!p)
 		return;
+	pk_unresolved_free(p->unresolved);
 	for (size_t i = 0; i < p->nr_strs; i++)
 		free(p->strs[i]);
 	for (size_t i = 0; i < p->nr_threads; i++)
@@ -578,4 +580,9 @@ int pki_entry_order(const struct pk_profile *p, uint32_t **order)
 	qsort(o, p->nr_entries, sizeof(*o), cmp_entry);
 	*order = o;
 	return 0;
+}
+
+const struct pk_unresolved *pk_profile_unresolved(const struct pk_profile *p)
+{
+	return p ? p->unresolved : NULL;
 }

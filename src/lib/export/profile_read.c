@@ -267,6 +267,9 @@ int pk_profile_from_file(struct pk_profile **out, const char *path,
 	err = feed_all(&fd);
 	if (!err) {
 		attach_build_ids(fd.p, pk_reader_header(pk_session_reader(fd.s)));
+		/* without it the profile only lacks the hint: not an error */
+		if (pk_session_unresolved(fd.s, &fd.p->unresolved))
+			fd.p->unresolved = NULL;
 		/* one reader at a time keeps the peak down */
 		pk_session_close(fd.s);
 		fd.s = NULL;

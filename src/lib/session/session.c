@@ -211,6 +211,7 @@ int pk_session_next_any(struct pk_session *s, struct pk_session_sample *ev,
 			ev->thread = pki_thread_findnew(s, -1, -1);
 		pk_session_resolve(s, ev->thread, rec->misc & PK_MISC_CPUMODE_MASK, ev->sample.ip,
 				   &ev->loc);
+		pki_count_sample(s, &ev->loc);
 		return 1;
 	}
 	if (err < 0)

@@ -21,6 +21,8 @@ struct pk_dso {
 	uint32_t serial;	/* creation order: 0, 1, ... (perf compares
 				 * DSOs by address, which follows it) */
 	struct pk_symtab *symtab; /* NULL when nothing could be loaded */
+	uint64_t nr_samples;	/* samples whose ip is here (unresolved.c) */
+	uint64_t nr_unresolved;	/* of these, the ones without a symbol */
 	struct pk_dso *next;	/* session's list */
 };
 
@@ -106,6 +108,7 @@ struct pk_session {
 	const char *kref_name;
 	uint64_t kref_addr;
 	uint64_t nr_bad_samples;
+	uint64_t nr_samples;	/* samples delivered */
 	uint64_t lost_samples;
 	struct pki_addr_cache_entry *cache;
 	struct pki_loc_entry *locs;	/* PKI_LOC_CACHE entries */
@@ -157,6 +160,19 @@ struct pk_dso *pki_dso_findnew(struct pk_session *s, const char *name,
 			       const struct pk_build_id *bid, bool kernel);
 const struct pk_symbol *pki_dso_lookup(struct pk_session *s, struct pk_dso *d, uint64_t addr);
 void pki_dsos_free(struct pk_session *s);
+
+/* unresolved.c: count a delivered sample for pk_session_unresolved() */
+static inline void pki_count_sample(struct pk_session *s, const struct pk_location *loc)
+{
+	/* the session owns its DSOs; locations only hand them out const */
+	struct pk_dso *d = (struct pk_dso *)loc->dso;
+
+	s->nr_samples++;
+	if (!d)
+		return;
+	d->nr_samples++;
+	d->nr_unresolved += !loc->sym;
+}
 
 /* tracepoint.c */
 void pki_session_trace_free(struct pk_session *s);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <perfkit/buildid.h>
+#include "debuginfod_internal.h"
 #include "elf_internal.h"
 #include "internal.h"
 
@@ -331,6 +332,9 @@ int pki_symsrc_find(struct pki_symsrc *src, const char *path, const struct pk_bu
 			pki_elf_file_close(&f);
 	}
 	free(c);
+	/* what no local file gave, from debuginfod when DEBUGINFOD_URLS is set */
+	pki_debuginfod_complete(path, bid && bid->size ? bid : &own, &src->syms.fd,
+				&src->syms.elf, &src->runtime.fd, &src->runtime.elf);
 	if (src->syms.elf && !src->runtime.elf) {
 		pki_debug("%s: symbols in %s, but no copy of the binary to place them: "
 			  "not used", path, src->syms.path);
