@@ -106,7 +106,8 @@ enum pk_event_info_kind {
 	PK_EVENT_INFO_PMU = 1 << 3,	/* sysfs events/ of a PMU, "pmu/name/" */
 	PK_EVENT_INFO_DESCRIPTOR = 1 << 4, /* the rNNN, pmu/.../ and mem: syntaxes */
 	PK_EVENT_INFO_TRACEPOINT = 1 << 5,
-	PK_EVENT_INFO_ALL = 0x3f,
+	PK_EVENT_INFO_SDT = 1 << 6,	/* SDT probes of perf's build-id cache */
+	PK_EVENT_INFO_ALL = 0x7f,
 };
 
 struct pk_event_info {

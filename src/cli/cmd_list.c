@@ -8,7 +8,7 @@
 
 struct list_ctx {
 	const char *filter;	/* word or glob, or NULL */
-	const char *kind;	/* "hw", "sw", "cache", "pmu", "tracepoint", or NULL */
+	const char *kind;	/* "hw", "sw", "cache", "pmu", "tracepoint", "sdt", or NULL */
 };
 
 static bool matches(const struct list_ctx *c, const struct pk_event_info *info)
@@ -39,15 +39,18 @@ static int print_one(const struct pk_event_info *info, void *arg)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: perfkit list [hw|sw|cache|pmu|tracepoint] [<filter word or glob>]\n\n"
+	fprintf(f, "usage: perfkit list [hw|sw|cache|pmu|tracepoint|sdt] [<filter word or glob>]\n\n"
 		   "List the events perfkit stat -e and perfkit record -e accept: hardware,\n"
-		   "software and cache events, PMU events from sysfs and tracepoints.\n");
+		   "software and cache events, PMU events from sysfs and tracepoints, and\n"
+		   "the SDT events of perf's build-id cache (~/.debug, 'perf buildid-cache\n"
+		   "--add'). 'metric' and 'metricgroup' are refused: perfkit has no metric\n"
+		   "tables.\n");
 }
 
 int cmd_list(int argc, char **argv)
 {
 	static const char *const kinds[] = {"hw", "hardware", "sw", "software", "cache",
-					    "hwcache", "pmu", "tracepoint"};
+					    "hwcache", "pmu", "tracepoint", "sdt"};
 	struct list_ctx c = {0};
 	unsigned int mask = PK_EVENT_INFO_ALL;
 	int ret;
@@ -66,6 +69,12 @@ int cmd_list(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		bool kind = false;
 
+		if (!strcmp(argv[i], "metric") || !strcmp(argv[i], "metricgroup")) {
+			cli_error("list: %s: metrics are not implemented (perfkit has no metric "
+				  "tables)", argv[i]);
+			return 1;
+		}
+
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 			kind |= !strcmp(argv[i], kinds[k]);
 		if (kind && !c.kind)
@@ -82,6 +91,8 @@ int cmd_list(int argc, char **argv)
 			mask = PK_EVENT_INFO_CACHE;
 		else if (!strcmp(c.kind, "pmu"))
 			mask = PK_EVENT_INFO_PMU;
+		else if (!strcmp(c.kind, "sdt"))
+			mask = PK_EVENT_INFO_SDT;
 		else
 			mask = PK_EVENT_INFO_TRACEPOINT;
 	}

@@ -191,6 +191,13 @@ static int tp_one(const char *sys, const char *name, long id, void *arg)
 	return emit(t->fn, t->arg, PK_EVENT_INFO_TRACEPOINT, full, NULL, "Tracepoint event", NULL);
 }
 
+static int sdt_one(const char *name, void *arg)
+{
+	struct tp_arg *t = arg;
+
+	return emit(t->fn, t->arg, PK_EVENT_INFO_SDT, name, NULL, "SDT event", NULL);
+}
+
 int pk_event_foreach(unsigned int mask, const struct pk_event_parse_opts *opts,
 		     int (*fn)(const struct pk_event_info *info, void *arg), void *arg)
 {
@@ -216,5 +223,7 @@ int pk_event_foreach(unsigned int mask, const struct pk_event_parse_opts *opts,
 		if (r > 0)
 			ret = r;
 	}
+	if (!ret && (mask & PK_EVENT_INFO_SDT))
+		ret = pki_sdt_foreach(sdt_one, &t);
 	return ret;
 }
