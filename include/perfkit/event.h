@@ -44,6 +44,14 @@ struct pk_event {
 	char *probe_target;	/* kprobe/uprobe events: the function name or
 				 * binary path that attr.config1 points at
 				 * (owned by the event), or NULL */
+	unsigned int tool;	/* PK_EVENT_TOOL_*: counted by perfkit, not the
+				 * kernel (attr is a software dummy); 0 otherwise */
+};
+
+/* perf's "tool" events: no kernel counter behind them. */
+enum pk_event_tool {
+	PK_EVENT_TOOL_NONE,
+	PK_EVENT_TOOL_DURATION,	/* duration_time: ns the counter set was running */
 };
 
 /* Modifiers that are not (only) attr bits. */

@@ -32,6 +32,17 @@ static void usage(FILE *f)
 		"    -o, --output <file>   write the output to a file\n"
 		"    -A, --no-aggr         do not aggregate counts across CPUs\n"
 		"        --per-thread      aggregate counts per thread\n"
+		"        --per-core        aggregate counts per physical core (with -a or -C)\n"
+		"        --per-die         aggregate counts per die (with -a or -C)\n"
+		"        --per-socket      aggregate counts per socket (with -a or -C)\n"
+		"        --per-node        aggregate counts per NUMA node (with -a or -C)\n"
+		"    -d, --detailed        add the L1 and last-level cache events; -dd the\n"
+		"                          L1-icache and TLB ones too, -ddd the prefetches\n"
+		"    -B, --big-num         thousands' separators (the default; --no-big-num)\n"
+		"        --all-user        every event counts in user space only\n"
+		"        --all-kernel      every event counts in kernel space only\n"
+		"        --timeout <ms>    stop the command (SIGTERM) or the count after <ms>\n"
+		"        --interval-count <n>  stop printing after <n> intervals (with -I)\n"
 		"        --filter <expr>   tracepoint filter for the events of the last -e\n"
 		"    -i, --no-inherit      child tasks do not inherit counters\n"
 		"    -D, --delay <ms>      start counting after <ms> milliseconds\n"
@@ -80,7 +91,48 @@ static int set_filter(struct stat_cmd *c, const char *filter)
 	return 0;
 }
 
-enum { OPT_PER_THREAD = 256, OPT_FILTER };
+enum {
+	OPT_PER_THREAD = 256, OPT_FILTER, OPT_NO_BIG_NUM, OPT_ALL_USER, OPT_ALL_KERNEL,
+	OPT_TIMEOUT, OPT_INTERVAL_COUNT, OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE,
+};
+
+/* perf stat -d, -dd, -ddd: the events each level adds, after the others */
+static const char *const detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+	"iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+/* Checks perf makes once every option is known; 129 or 0. */
+static int check_combinations(struct stat_cmd *c)
+{
+	if (c->json && c->sep) {
+		cli_error("stat: -x and -j are mutually exclusive");
+		return 129;
+	}
+	if (c->big_num == 1 && c->sep) {
+		cli_error("stat: -B option not supported with -x");
+		return 129;
+	}
+	if (c->timeout_ms && c->interval_ms) {
+		cli_error("stat: --timeout is not supported with --interval-print");
+		return 129;
+	}
+	if (c->interval_count && !c->interval_ms) {
+		cli_error("stat: --interval-count needs --interval-print (-I)");
+		return 129;
+	}
+	if (c->topo != AGGR_GLOBAL && !c->all_cpus && !c->cpu_list) {
+		cli_error("stat: --per-core, --per-die, --per-socket and --per-node need -a or -C");
+		return 129;
+	}
+	if (c->repeat > 1 && !c->argv) {
+		cli_error("stat: --repeat needs a command to run");
+		return 129;
+	}
+	return 0;
+}
 
 static int parse_options(struct stat_cmd *c, int argc, char **argv)
 {
@@ -97,6 +149,17 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		{"output", required_argument, NULL, 'o'},
 		{"no-aggr", no_argument, NULL, 'A'},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"per-core", no_argument, NULL, OPT_PER_CORE},
+		{"per-die", no_argument, NULL, OPT_PER_DIE},
+		{"per-socket", no_argument, NULL, OPT_PER_SOCKET},
+		{"per-node", no_argument, NULL, OPT_PER_NODE},
+		{"detailed", no_argument, NULL, 'd'},
+		{"big-num", no_argument, NULL, 'B'},
+		{"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
+		{"all-user", no_argument, NULL, OPT_ALL_USER},
+		{"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
+		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
 		{"filter", required_argument, NULL, OPT_FILTER},
 		{"no-inherit", no_argument, NULL, 'i'},
 		{"delay", required_argument, NULL, 'D'},
@@ -107,8 +170,10 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 	int opt;
 
 	c->repeat = 1;
+	c->big_num = -1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e:aC:p:t:r:I:x:jo:AiD:vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:aC:p:t:r:I:x:jo:AiD:vhdB", longopts, NULL)) !=
+	       -1) {
 		switch (opt) {
 		case 'e':
 			if (add_events(c, optarg))
@@ -135,6 +200,27 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		case 'o': c->output = optarg; break;
 		case 'A': c->no_aggr = true; break;
 		case OPT_PER_THREAD: c->per_thread = true; break;
+		case OPT_PER_CORE: c->topo = AGGR_CORE; break;
+		case OPT_PER_DIE: c->topo = AGGR_DIE; break;
+		case OPT_PER_SOCKET: c->topo = AGGR_SOCKET; break;
+		case OPT_PER_NODE: c->topo = AGGR_NODE; break;
+		case 'd': c->detailed++; break;
+		case 'B': c->big_num = 1; break;
+		case OPT_NO_BIG_NUM: c->big_num = 0; break;
+		case OPT_ALL_USER: c->all_user = true; break;
+		case OPT_ALL_KERNEL: c->all_kernel = true; break;
+		case OPT_TIMEOUT:
+			if (parse_int(optarg, 0, "--timeout", &c->timeout_ms))
+				return 129;
+			if (c->timeout_ms < 10) {
+				cli_error("stat: --timeout must be >= 10 ms");
+				return 129;
+			}
+			break;
+		case OPT_INTERVAL_COUNT:
+			if (parse_int(optarg, 1, "--interval-count", &c->interval_count))
+				return 129;
+			break;
 		case OPT_FILTER:
 			if (set_filter(c, optarg))
 				return 129;
@@ -159,16 +245,14 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		usage(stderr);
 		return 129;
 	}
-	if (c->json && c->sep) {
-		cli_error("stat: -x and -j are mutually exclusive");
-		return 129;
-	}
-	if (c->repeat > 1 && !c->argv) {
-		cli_error("stat: --repeat needs a command to run");
-		return 129;
-	}
+	opt = check_combinations(c);
+	if (opt)
+		return opt;
 	if (!c->events.nr && add_events(c, DEFAULT_EVENTS))
 		return 129;
+	for (int d = 0; d < c->detailed && d < 3; d++)
+		if (add_events(c, detailed_events[d]))
+			return 129;
 	return -1;
 }
 
@@ -273,13 +357,69 @@ static int setup_targets(struct stat_cmd *c)
 	return 0;
 }
 
+static enum pk_aggr_mode topo_mode(enum stat_aggr a)
+{
+	switch (a) {
+	case AGGR_CORE: return PK_AGGR_CORE;
+	case AGGR_DIE: return PK_AGGR_DIE;
+	case AGGR_SOCKET: return PK_AGGR_SOCKET;
+	default: return PK_AGGR_NODE;
+	}
+}
+
+/* The slots of --per-core...: the library groups the CPUs by topology. */
+static int setup_topo_slots(struct stat_cmd *c)
+{
+	struct pk_aggr_id *ids = NULL;
+	int n;
+
+	c->cpu_to_slot = calloc((size_t)c->nr_cpus, sizeof(int));
+	if (!c->cpu_to_slot)
+		return -1;
+	n = pk_cpu_aggr_map(c->cpus, c->nr_cpus, topo_mode(c->aggr), NULL, &ids,
+			    c->cpu_to_slot);
+	if (n <= 0) {
+		cli_error("stat: cannot read the CPU topology: %s", strerror(n ? -n : ENOENT));
+		return -1;
+	}
+	c->nr_slots = n;
+	c->slot_names = calloc((size_t)n, sizeof(char *));
+	c->slot_cpus = calloc((size_t)n, sizeof(int));
+	if (!c->slot_names || !c->slot_cpus) {
+		free(ids);
+		return -1;
+	}
+	for (int i = 0; i < c->nr_cpus; i++)
+		c->slot_cpus[c->cpu_to_slot[i]]++;
+	for (int s = 0; s < n; s++) {
+		char name[64];
+
+		pk_aggr_id_name(&ids[s], topo_mode(c->aggr), name, sizeof(name));
+		if (!(c->slot_names[s] = strdup(name))) {
+			free(ids);
+			return -1;
+		}
+	}
+	free(ids);
+	return 0;
+}
+
 static int setup_slots(struct stat_cmd *c)
 {
 	c->aggr = AGGR_GLOBAL;
 	c->nr_slots = 1;
+	if (c->topo != AGGR_GLOBAL && c->nr_cpus) {
+		c->aggr = c->topo;
+		return setup_topo_slots(c);
+	}
 	if (c->no_aggr && c->nr_cpus) {
 		c->aggr = AGGR_CPU;
 		c->nr_slots = c->nr_cpus;
+		c->cpu_to_slot = calloc((size_t)c->nr_cpus, sizeof(int));
+		if (!c->cpu_to_slot)
+			return -1;
+		for (int i = 0; i < c->nr_cpus; i++)
+			c->cpu_to_slot[i] = i;
 	} else if (c->per_thread && c->nr_threads) {
 		c->aggr = AGGR_THREAD;
 		c->nr_slots = c->nr_threads;
@@ -307,6 +447,8 @@ static void cleanup(struct stat_cmd *c)
 	for (int s = 0; c->slot_names && s < c->nr_slots; s++)
 		free(c->slot_names[s]);
 	free(c->slot_names);
+	free(c->cpu_to_slot);
+	free(c->slot_cpus);
 	if (c->out && c->out != stderr)
 		fclose(c->out);
 }

@@ -15,6 +15,24 @@ static bool is_csv(const struct stat_print *p)
 	return p->sep != NULL;
 }
 
+static const char *const topo_keys[] = {"core", "die", "socket", "node"};
+
+/* "S0-D0-C1   1 ": the topology group and its CPU count, perf's widths. */
+static void print_topo_prefix(const struct stat_print *p, int slot, const char *sep)
+{
+	const char *name = p->slot_names[slot], *last = strrchr(name, '-');
+	int nr = p->slot_cpus[slot];
+
+	if (is_csv(p)) {
+		fprintf(p->out, "%s%s%d%s", name, sep, nr, sep);
+		return;
+	}
+	/* the last number is left-aligned: 8 wide after C or D, 5 after S or N */
+	last = last ? last + 1 : name;
+	fprintf(p->out, "%.*s%c%-*s%s%4d%s", (int)(last - name), name, *last,
+		p->aggr == AGGR_CORE || p->aggr == AGGR_DIE ? 8 : 5, last + 1, sep, nr, sep);
+}
+
 static void print_prefix(const struct stat_print *p, int slot)
 {
 	const char *sep = is_csv(p) ? p->sep : " ";
@@ -22,7 +40,11 @@ static void print_prefix(const struct stat_print *p, int slot)
 	if (p->json) {
 		if (p->interval)
 			fprintf(p->out, "\"interval\" : %.9f, ", p->ts);
-		if (p->aggr == AGGR_CPU)
+		if (stat_aggr_topo(p->aggr))
+			fprintf(p->out, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ",
+				topo_keys[p->aggr - AGGR_CORE], p->slot_names[slot],
+				p->slot_cpus[slot]);
+		else if (p->aggr == AGGR_CPU)
 			fprintf(p->out, "\"cpu\" : \"%s\", ", p->slot_names[slot] + 3);
 		else if (p->aggr == AGGR_THREAD)
 			fprintf(p->out, "\"thread\" : \"%s\", ", p->slot_names[slot]);
@@ -37,7 +59,9 @@ static void print_prefix(const struct stat_print *p, int slot)
 		}
 		fprintf(p->out, "%6lu.%09lu%s", sec, nsec, sep);
 	}
-	if (p->aggr == AGGR_CPU) {
+	if (stat_aggr_topo(p->aggr)) {
+		print_topo_prefix(p, slot, sep);
+	} else if (p->aggr == AGGR_CPU) {
 		if (is_csv(p))
 			fprintf(p->out, "%s%s", p->slot_names[slot], sep);
 		else
@@ -103,8 +127,10 @@ static void print_value(const struct stat_print *p, const struct pk_event *ev, d
 	}
 	if (special)
 		fprintf(p->out, "%18s", special);
-	else
+	else if (p->big_num)
 		fprintf(p->out, frac ? "%'18.2f" : "%'18.0f", v * ev->scale);
+	else
+		fprintf(p->out, frac ? "%18.2f" : "%18.0f", v * ev->scale);
 	fprintf(p->out, " %-*s %-*s", p->unit_width, unit, NAME_LEN, ev->name);
 }
 
@@ -197,10 +223,16 @@ void stat_print_counters(const struct stat_print *p)
 		return;
 	for (int s = 0; s < p->nr_slots; s++)
 		slot_ctx(p, s, &ctx[s]);
-	/* perf lists per-CPU and per-thread lines grouped by event. */
-	for (size_t e = 0; e < p->events->nr; e++) {
+	/* perf lists per-CPU and per-thread lines grouped by event, topology
+	 * groups' lines grouped by group */
+	if (stat_aggr_topo(p->aggr)) {
 		for (int s = 0; s < p->nr_slots; s++)
-			print_line(p, (int)e, s, &ctx[s]);
+			for (size_t e = 0; e < p->events->nr; e++)
+				print_line(p, (int)e, s, &ctx[s]);
+	} else {
+		for (size_t e = 0; e < p->events->nr; e++)
+			for (int s = 0; s < p->nr_slots; s++)
+				print_line(p, (int)e, s, &ctx[s]);
 	}
 	free(ctx);
 }
@@ -209,7 +241,13 @@ void stat_print_interval_header(const struct stat_print *p)
 {
 	if (is_csv(p) || p->json)
 		return;
-	if (p->aggr == AGGR_CPU)
+	static const char *const topo_heads[] = {"core            cpus", "die          cpus",
+						 "socket cpus", "node   cpus"};
+
+	if (stat_aggr_topo(p->aggr))
+		fprintf(p->out, "#           time %s             counts %*s events\n",
+			topo_heads[p->aggr - AGGR_CORE], p->unit_width, "unit");
+	else if (p->aggr == AGGR_CPU)
 		fprintf(p->out, "#           time CPU    counts %*s events\n", p->unit_width, "unit");
 	else if (p->aggr == AGGR_THREAD)
 		fprintf(p->out, "#           time             comm-pid                  counts %*s events\n",

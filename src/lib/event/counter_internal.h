@@ -14,6 +14,9 @@ struct pk_counter_set {
 	void **pages;		/* user pages (mmap_self), same index */
 	unsigned char *state;	/* enum pk_count_state per event */
 	bool group_read;
+	/* tool events (duration_time): the time the set ran */
+	bool running;
+	uint64_t run_start, run_total;	/* CLOCK_MONOTONIC ns */
 	char errmsg[256];
 };
 
@@ -26,5 +29,7 @@ static inline int *pki_counter_fd(struct pk_counter_set *s, int ev, int c, int t
 {
 	return &s->fds[pki_counter_slot(s, ev, c, t)];
 }
+
+uint64_t pki_counter_set_duration(const struct pk_counter_set *s);
 
 #endif
