@@ -39,6 +39,7 @@ struct stat_print {
 	const char **slot_names;	/* "CPU0", "bash-123", "S0-D0-C1" */
 	const int *slot_cpus;		/* CPUs in each slot (topology modes) */
 	bool big_num;			/* thousands' separators (-B, the default) */
+	int tool_slot;			/* the slot of the first CPU, where tool events count */
 	double elapsed_ns;		/* of this run or interval (mean with -r) */
 	int unit_width;
 };

@@ -18,10 +18,9 @@ static bool is_csv(const struct stat_print *p)
 static const char *const topo_keys[] = {"core", "die", "socket", "node"};
 
 /* "S0-D0-C1   1 ": the topology group and its CPU count, perf's widths. */
-static void print_topo_prefix(const struct stat_print *p, int slot, const char *sep)
+static void print_topo_prefix(const struct stat_print *p, int slot, int nr, const char *sep)
 {
 	const char *name = p->slot_names[slot], *last = strrchr(name, '-');
-	int nr = p->slot_cpus[slot];
 
 	if (is_csv(p)) {
 		fprintf(p->out, "%s%s%d%s", name, sep, nr, sep);
@@ -33,7 +32,14 @@ static void print_topo_prefix(const struct stat_print *p, int slot, const char *
 		p->aggr == AGGR_CORE || p->aggr == AGGR_DIE ? 8 : 5, last + 1, sep, nr, sep);
 }
 
-static void print_prefix(const struct stat_print *p, int slot)
+/* CPUs behind a line: a tool event (duration_time) has one, the set's
+ * first, so other groups show 0 and <not counted>, as in perf. */
+static int slot_nr_cpus(const struct stat_print *p, int slot, const struct pk_event *ev)
+{
+	return ev->tool ? slot == p->tool_slot : p->slot_cpus[slot];
+}
+
+static void print_prefix(const struct stat_print *p, int slot, const struct pk_event *ev)
 {
 	const char *sep = is_csv(p) ? p->sep : " ";
 
@@ -43,7 +49,7 @@ static void print_prefix(const struct stat_print *p, int slot)
 		if (stat_aggr_topo(p->aggr))
 			fprintf(p->out, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ",
 				topo_keys[p->aggr - AGGR_CORE], p->slot_names[slot],
-				p->slot_cpus[slot]);
+				slot_nr_cpus(p, slot, ev));
 		else if (p->aggr == AGGR_CPU)
 			fprintf(p->out, "\"cpu\" : \"%s\", ", p->slot_names[slot] + 3);
 		else if (p->aggr == AGGR_THREAD)
@@ -60,7 +66,7 @@ static void print_prefix(const struct stat_print *p, int slot)
 		fprintf(p->out, "%6lu.%09lu%s", sec, nsec, sep);
 	}
 	if (stat_aggr_topo(p->aggr)) {
-		print_topo_prefix(p, slot, sep);
+		print_topo_prefix(p, slot, slot_nr_cpus(p, slot, ev), sep);
 	} else if (p->aggr == AGGR_CPU) {
 		if (is_csv(p))
 			fprintf(p->out, "%s%s", p->slot_names[slot], sep);
@@ -146,13 +152,18 @@ static void print_json_line(const struct stat_print *p, int e, int slot, const c
 	else
 		snprintf(buf, sizeof(buf), "%f", v * ev->scale);
 	fprintf(p->out, "{");
-	print_prefix(p, slot);
+	print_prefix(p, slot, ev);
 	fprintf(p->out, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
 		buf, ev->unit ? ev->unit : "", ev->name);
 	if (p->repeat > 1)
 		fprintf(p->out, "\"variance\" : %.2f, ", pk_stat_acc_rel_stddev(&sv->acc));
 	fprintf(p->out, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
 		(unsigned long long)sv->run, pct);
+	if (!have && !special) {
+		/* perf 6.1 prints a counted event's missing metric unit so */
+		fprintf(p->out, ", \"metric-value\" : %f, \"metric-unit\" : \"(null)\"}\n", 0.0);
+		return;
+	}
 	print_metric(p, m, have);
 	fprintf(p->out, "}\n");
 }
@@ -179,6 +190,10 @@ static void print_line(const struct stat_print *p, int e, int slot, const struct
 	bool have = false;
 	double v = sv->acc.mean, pct = 100.0;
 
+	/* a tool event is counted once, on the set's first CPU: with -A perf
+	 * shows it on that CPU's line only */
+	if (ev->tool && p->aggr == AGGR_CPU && slot != p->tool_slot)
+		return;
 	if (st == PK_COUNT_NOT_SUPPORTED)
 		special = "<not supported>";
 	else if (!sv->counted)
@@ -192,7 +207,7 @@ static void print_line(const struct stat_print *p, int e, int slot, const struct
 		print_json_line(p, e, slot, special, v, sv, pct, &m, have);
 		return;
 	}
-	print_prefix(p, slot);
+	print_prefix(p, slot, ev);
 	print_value(p, ev, v, special);
 	if (is_csv(p)) {
 		if (p->repeat > 1)

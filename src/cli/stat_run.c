@@ -331,6 +331,7 @@ int stat_run_all(struct stat_cmd *c)
 		.vals = rs.vals, .slot_names = (const char **)c->slot_names,
 		.unit_width = unit_width(&c->events),
 		.slot_cpus = c->slot_cpus, .big_num = c->big_num != 0,
+		.tool_slot = c->cpu_to_slot ? c->cpu_to_slot[0] : 0,
 	};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

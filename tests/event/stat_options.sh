@@ -13,7 +13,7 @@ status=0
 
 norm() {
 	sed -e 's/[0-9][0-9.,]*/N/g' -e 's/  */ /g' -e 's/ $//' -e 's/N %/N%/g' \
-		-e 's/N [KMG]\/sec/N \/sec/g' "$1"
+		-e 's/N [KMG]\/sec/N \/sec/g' -e 's/N[KMG]\/sec/N\/sec/g' "$1"
 }
 
 check() {
@@ -65,10 +65,14 @@ check detailed-csv -x, -d -e task-clock true
 check duration -e duration_time,task-clock,page-faults true
 check duration-csv -x, -e duration_time,task-clock true
 check duration-json -j -e duration_time,task-clock true
+check json-no-metric -j -e page-faults,cycles true
+check duration-no-aggr -A -a -e duration_time,task-clock sleep 0.1
 for m in core die socket node; do
 	check "per-$m" -a --per-$m -e task-clock,page-faults,cycles sleep 0.1
 	check "per-$m-csv" -x, -a --per-$m -e task-clock,page-faults sleep 0.1
 	check "per-$m-json" -j -a --per-$m -e task-clock sleep 0.1
+	check "per-$m-duration" -a --per-$m -e duration_time,task-clock sleep 0.1
+	check "per-$m-duration-json" -j -a --per-$m -e duration_time sleep 0.1
 	check "per-$m-interval" -I 100 --interval-count 2 -a --per-$m -e task-clock
 	check_widths -a --per-$m -e task-clock,page-faults,cycles sleep 0.1
 done
