@@ -43,6 +43,15 @@ static void usage(FILE *f)
 		"        --all-kernel      every event counts in kernel space only\n"
 		"        --timeout <ms>    stop the command (SIGTERM) or the count after <ms>\n"
 		"        --interval-count <n>  stop printing after <n> intervals (with -I)\n"
+		"    -n, --null            null run: no counters, the elapsed time only\n"
+		"        --quiet           print no counts (the exit status only)\n"
+		"    -S, --sync            call sync() before each run\n"
+		"        --append          append to the -o file\n"
+		"        --pre <cmd>, --post <cmd>  run cmd (sh -c) before/after each run\n"
+		"        --no-scale        counts as read, not scaled for multiplexing\n"
+		"    -g, --group           put all the events in one group\n"
+		"    perf's other options (-M, -G, -T, --topdown, --metric-only, ...) are\n"
+		"    refused: not implemented\n"
 		"        --filter <expr>   tracepoint filter for the events of the last -e\n"
 		"    -i, --no-inherit      child tasks do not inherit counters\n"
 		"    -D, --delay <ms>      start counting after <ms> milliseconds\n"
@@ -94,6 +103,7 @@ static int set_filter(struct stat_cmd *c, const char *filter)
 enum {
 	OPT_PER_THREAD = 256, OPT_FILTER, OPT_NO_BIG_NUM, OPT_ALL_USER, OPT_ALL_KERNEL,
 	OPT_TIMEOUT, OPT_INTERVAL_COUNT, OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE,
+	OPT_QUIET, OPT_APPEND, OPT_PRE, OPT_POST, OPT_SCALE, OPT_NO_SCALE, OPT_NOT_DONE,
 };
 
 /* perf stat -d, -dd, -ddd: the events each level adds, after the others */
@@ -103,6 +113,15 @@ static const char *const detailed_events[] = {
 	"iTLB-load-misses",
 	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
 };
+
+/* -g: one group of every event, led by the first (groups of -e undone). */
+static void group_all(struct pk_event_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		l->ev[i].leader = 0;
+		l->ev[i].group_size = i ? 1 : (int)l->nr;
+	}
+}
 
 /* Checks perf makes once every option is known; 129 or 0. */
 static int check_combinations(struct stat_cmd *c)
@@ -160,6 +179,37 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		{"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
 		{"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
+		{"null", no_argument, NULL, 'n'},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"sync", no_argument, NULL, 'S'},
+		{"append", no_argument, NULL, OPT_APPEND},
+		{"pre", required_argument, NULL, OPT_PRE},
+		{"post", required_argument, NULL, OPT_POST},
+		{"scale", no_argument, NULL, OPT_SCALE},
+		{"no-scale", no_argument, NULL, OPT_NO_SCALE},
+		{"group", no_argument, NULL, 'g'},
+		/* perf's options that perfkit does not implement: refused by name */
+		{"cgroup", optional_argument, NULL, OPT_NOT_DONE},
+		{"metrics", optional_argument, NULL, OPT_NOT_DONE},
+		{"transaction", optional_argument, NULL, OPT_NOT_DONE},
+		{"control", optional_argument, NULL, OPT_NOT_DONE},
+		{"cputype", optional_argument, NULL, OPT_NOT_DONE},
+		{"for-each-cgroup", optional_argument, NULL, OPT_NOT_DONE},
+		{"hybrid-merge", optional_argument, NULL, OPT_NOT_DONE},
+		{"interval-clear", optional_argument, NULL, OPT_NOT_DONE},
+		{"iostat", optional_argument, NULL, OPT_NOT_DONE},
+		{"log-fd", optional_argument, NULL, OPT_NOT_DONE},
+		{"metric-no-group", optional_argument, NULL, OPT_NOT_DONE},
+		{"metric-no-merge", optional_argument, NULL, OPT_NOT_DONE},
+		{"metric-only", optional_argument, NULL, OPT_NOT_DONE},
+		{"no-csv-summary", optional_argument, NULL, OPT_NOT_DONE},
+		{"no-merge", optional_argument, NULL, OPT_NOT_DONE},
+		{"percore-show-thread", optional_argument, NULL, OPT_NOT_DONE},
+		{"smi-cost", optional_argument, NULL, OPT_NOT_DONE},
+		{"summary", optional_argument, NULL, OPT_NOT_DONE},
+		{"table", optional_argument, NULL, OPT_NOT_DONE},
+		{"td-level", optional_argument, NULL, OPT_NOT_DONE},
+		{"topdown", optional_argument, NULL, OPT_NOT_DONE},
 		{"filter", required_argument, NULL, OPT_FILTER},
 		{"no-inherit", no_argument, NULL, 'i'},
 		{"delay", required_argument, NULL, 'D'},
@@ -167,14 +217,29 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
-	int opt;
+	int opt, li = 0;
 
 	c->repeat = 1;
 	c->big_num = -1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e:aC:p:t:r:I:x:jo:AiD:vhdB", longopts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, "+e:aC:p:t:r:I:x:jo:AiD:vhdBnSgG:M:T", longopts,
+				  &li)) != -1) {
 		switch (opt) {
+		case OPT_NOT_DONE:
+			cli_error("stat: --%s is not implemented", longopts[li].name);
+			return 129;
+		case 'G': case 'M': case 'T':
+			cli_error("stat: -%c is not implemented", opt);
+			return 129;
+		case 'n': c->null_run = true; break;
+		case OPT_QUIET: c->quiet = true; break;
+		case 'S': c->sync = true; break;
+		case OPT_APPEND: c->append = true; break;
+		case OPT_PRE: c->pre_cmd = optarg; break;
+		case OPT_POST: c->post_cmd = optarg; break;
+		case OPT_SCALE: c->no_scale = false; break;
+		case OPT_NO_SCALE: c->no_scale = true; break;
+		case 'g': c->group = true; break;
 		case 'e':
 			if (add_events(c, optarg))
 				return 129;
@@ -248,11 +313,15 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 	opt = check_combinations(c);
 	if (opt)
 		return opt;
+	if (c->null_run)
+		return -1;	/* no events at all, whatever -e said */
 	if (!c->events.nr && add_events(c, DEFAULT_EVENTS))
 		return 129;
 	for (int d = 0; d < c->detailed && d < 3; d++)
 		if (add_events(c, detailed_events[d]))
 			return 129;
+	if (c->group)
+		group_all(&c->events);
 	return -1;
 }
 
@@ -485,10 +554,17 @@ int cmd_stat(int argc, char **argv)
 	if (setup_targets(&c) || setup_slots(&c))
 		goto out;
 	c.out = stderr;
-	if (c.output) {
+	if (c.quiet) {
+		/* counts go nowhere; messages still to stderr */
+		c.out = fopen("/dev/null", "w");
+		if (!c.out) {
+			cli_error("stat: cannot open /dev/null: %s", strerror(errno));
+			goto out;
+		}
+	} else if (c.output) {
 		time_t now = time(NULL);
 
-		c.out = fopen(c.output, "w");
+		c.out = fopen(c.output, c.append ? "a" : "w");
 		if (!c.out) {
 			cli_error("stat: cannot open '%s': %s", c.output, strerror(errno));
 			goto out;

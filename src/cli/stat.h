@@ -58,6 +58,8 @@ struct stat_cmd {
 	int detailed;		/* -d given this many times */
 	int big_num;		/* -B: 1, --no-big-num: 0, neither: -1 */
 	bool all_user, all_kernel;
+	bool null_run, quiet, sync, append, no_scale, group;
+	const char *pre_cmd, *post_cmd;
 	int timeout_ms, interval_count;
 	enum stat_aggr topo;	/* --per-core...: the mode asked for, or AGGR_GLOBAL */
 	const char *cpu_list, *pids, *tids, *sep, *output;

@@ -300,7 +300,8 @@ void stat_print_footer(const struct stat_print *p, const struct pk_stat_acc *ela
 {
 	if (is_csv(p) || p->json)
 		return;
-	fputc('\n', p->out);
+	if (p->events->nr)	/* -n: the header's blank line is the only one */
+		fputc('\n', p->out);
 	if (p->repeat > 1) {
 		double sd = pk_stat_acc_stddev(elapsed) / 1e9;
 		int prec = precision_for(sd);

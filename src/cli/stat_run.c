@@ -82,7 +82,7 @@ static int collect(struct run_state *rs, bool delta, bool reset_vals)
 			}
 			if (reset_vals)
 				memset(sv, 0, sizeof(*sv));
-			pk_stat_acc_add(&sv->acc, pk_count_scaled(&d));
+			pk_stat_acc_add(&sv->acc, c->no_scale ? (double)d.val : pk_count_scaled(&d));
 			sv->ena_sum += (double)d.ena;
 			sv->run_sum += (double)d.run;
 			sv->ena = (uint64_t)(sv->ena_sum / sv->acc.n + 0.5);
@@ -201,6 +201,10 @@ static int open_counters(struct run_state *rs, pid_t child, bool system_wide)
 	struct pk_counter_opts o = {.sz = sizeof(o)};
 	int ret;
 
+	if (c->null_run) {
+		rs->set = NULL;	/* -n: nothing to open */
+		return 0;
+	}
 	o.inherit = !c->no_inherit;
 	o.all_user = c->all_user;
 	o.all_kernel = c->all_kernel;
@@ -223,10 +227,31 @@ static int open_counters(struct run_state *rs, pid_t child, bool system_wide)
 	return ret;
 }
 
+/* --pre and --post: a failing command stops the runs. */
+static int run_hook(const char *cmd, const char *opt)
+{
+	int st;
+
+	if (!cmd)
+		return 0;
+	fflush(NULL);
+	st = system(cmd);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		cli_error("stat: %s command '%s' failed", opt, cmd);
+		return 1;
+	}
+	return 0;
+}
+
 /* One run: open, start the command, wait (printing intervals), read. */
 static int run_once(struct run_state *rs)
 {
 	struct stat_cmd *c = rs->c;
+
+	if (run_hook(c->pre_cmd, "--pre"))
+		return 1;
+	if (c->sync)
+		sync();
 	struct pk_workload *w = NULL;
 	bool system_wide = c->nr_cpus > 0;
 	double t0, t1;
@@ -279,7 +304,7 @@ static int run_once(struct run_state *rs)
 		goto fail;
 	pk_workload_free(w);
 	child_pid = 0;
-	return 0;
+	return run_hook(c->post_cmd, "--post");
 fail:
 	pk_workload_free(w);
 	child_pid = 0;
@@ -322,7 +347,7 @@ int stat_run_all(struct stat_cmd *c)
 	struct sigaction sa = {.sa_handler = on_signal};
 	int ret = 0;
 
-	rs.vals = calloc(c->events.nr * (size_t)c->nr_slots, sizeof(*rs.vals));
+	rs.vals = calloc(c->events.nr * (size_t)c->nr_slots + 1, sizeof(*rs.vals));
 	if (!rs.vals)
 		return 1;
 	rs.pr = (struct stat_print){

@@ -83,11 +83,33 @@ check timeout --timeout 100 -e task-clock,page-faults sleep 2
 check timeout-system-wide --timeout 100 -a -e task-clock
 check interval-count -I 100 --interval-count 2 -a -e task-clock
 check big-num -B -e task-clock,page-faults true
+check null -n true
+check null-repeat -n -r 2 true
+check null-csv -n -x, true
+check quiet --quiet -e task-clock true
+check group -g -e task-clock,page-faults true
+check no-scale --no-scale -e task-clock,page-faults true
+check pre-post --pre true --post true -e task-clock true
 refused -B -x, -e task-clock true
 refused --timeout 5 -e task-clock true
 refused --timeout 100 -I 100 -e task-clock true
 refused --interval-count 2 -e task-clock true
 refused --per-core -e task-clock true
+
+# perf's options perfkit does not implement: refused by name, one line
+for o in --topdown -Mfoo --metric-only -Gfoo --summary --no-merge -T; do
+	if "$PERFKIT" stat "$o" -e task-clock true >/dev/null 2>"$TMP/err"; then
+		echo "FAIL: $o accepted"
+		status=1
+	elif [ "$(wc -l <"$TMP/err")" != 1 ]; then
+		echo "FAIL: $o: $(cat "$TMP/err")"
+		status=1
+	fi
+done
+# --append keeps what the -o file had
+"$PERFKIT" stat -o "$TMP/app" -e task-clock true
+"$PERFKIT" stat --append -o "$TMP/app" -e task-clock true
+[ "$(grep -c task-clock "$TMP/app")" = 2 ] || { echo "FAIL: --append"; status=1; }
 
 # --all-kernel leaves the user-mode page faults of the command out, as in perf
 pf() { awk -F, '$3 == "page-faults" { print $1 }' "$1"; }

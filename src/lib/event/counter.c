@@ -268,6 +268,8 @@ void pk_counter_set_close(struct pk_counter_set *set)
 
 static int ioctl_all(struct pk_counter_set *set, unsigned long req, const char *what)
 {
+	if (!set)
+		return -EINVAL;
 	size_t nslots = (size_t)set->nr_ev * (size_t)set->nr_cpus * (size_t)set->nr_threads;
 
 	for (size_t i = 0; i < nslots; i++) {
