@@ -263,7 +263,8 @@ void stat_print_interval_header(const struct stat_print *p)
 		fprintf(p->out, "#           time %s             counts %*s events\n",
 			topo_heads[p->aggr - AGGR_CORE], p->unit_width, "unit");
 	else if (p->aggr == AGGR_CPU)
-		fprintf(p->out, "#           time CPU    counts %*s events\n", p->unit_width, "unit");
+		fprintf(p->out, "#           time CPU                    counts %*s events\n",
+			p->unit_width, "unit");
 	else if (p->aggr == AGGR_THREAD)
 		fprintf(p->out, "#           time             comm-pid                  counts %*s events\n",
 			p->unit_width, "unit");
