@@ -90,6 +90,12 @@ int pk_counter_set_reset(struct pk_counter_set *set);
  * starts.  pk_counter_set_enable() and start_enabled do it themselves.
  */
 void pk_counter_set_tool_start(struct pk_counter_set *set);
+/*
+ * The tool events user_time and system_time read the command's CPU times:
+ * give them its rusage once it has exited (pk_workload_wait()).  Until
+ * then they read 0 (perf: <not counted>).
+ */
+void pk_counter_set_tool_rusage(struct pk_counter_set *set, const struct rusage *ru);
 
 int pk_counter_set_nr_cpus(const struct pk_counter_set *set);
 int pk_counter_set_nr_threads(const struct pk_counter_set *set);

@@ -52,6 +52,8 @@ struct pk_event {
 enum pk_event_tool {
 	PK_EVENT_TOOL_NONE,
 	PK_EVENT_TOOL_DURATION,	/* duration_time: ns the counter set was running */
+	PK_EVENT_TOOL_USER_TIME,	/* user_time: the command's user CPU time, ns */
+	PK_EVENT_TOOL_SYSTEM_TIME,	/* system_time: its system CPU time, ns */
 };
 
 /* Modifiers that are not (only) attr bits. */

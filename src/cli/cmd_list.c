@@ -8,6 +8,7 @@
 
 struct list_ctx {
 	const char *filter;	/* word or glob, or NULL */
+	bool no_desc;		/* --no-desc */
 	const char *kind;	/* "hw", "sw", "cache", "pmu", "tracepoint", "sdt", or NULL */
 };
 
@@ -32,7 +33,7 @@ static int print_one(const struct pk_event_info *info, void *arg)
 	else
 		snprintf(name, sizeof(name), "%s", info->name);
 	printf("  %-50s [%s]\n", name, info->type_desc);
-	if (info->desc)
+	if (info->desc && !c->no_desc)
 		printf("       [%s]\n", info->desc);
 	return 0;
 }
@@ -44,7 +45,14 @@ static void usage(FILE *f)
 		   "software and cache events, PMU events from sysfs and tracepoints, and\n"
 		   "the SDT events of perf's build-id cache (~/.debug, 'perf buildid-cache\n"
 		   "--add'). 'metric' and 'metricgroup' are refused: perfkit has no metric\n"
-		   "tables.\n");
+		   "tables.\n\n"
+		   "    -d, --desc            print the events' descriptions (the default)\n"
+		   "        --no-desc         do not\n"
+		   "    -v, --long-desc, --deprecated, --details\n"
+		   "                          accepted: in perf they change only the events of\n"
+		   "                          its JSON tables, which perfkit does not have\n"
+		   "        --debug           library diagnostics on stderr\n"
+		   "        --cputype <type>  refused: for hybrid CPUs, not implemented\n");
 }
 
 int cmd_list(int argc, char **argv)
@@ -55,17 +63,40 @@ int cmd_list(int argc, char **argv)
 	unsigned int mask = PK_EVENT_INFO_ALL;
 	int ret;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	static const struct option longopts[] = {
+		{"desc", no_argument, NULL, 'd'},
+		{"no-desc", no_argument, NULL, 'N'},
+		{"long-desc", no_argument, NULL, 'v'},
+		{"deprecated", no_argument, NULL, 'D'},
+		{"details", no_argument, NULL, 'T'},
+		{"debug", no_argument, NULL, 'g'},
+		{"cputype", required_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	int opt, debug = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+dvh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': c.no_desc = false; break;
+		case 'N': c.no_desc = true; break;
+		case 'v': case 'D': case 'T': break;	/* JSON events only: none here */
+		case 'g': debug = 1; break;
+		case 'c':
+			cli_error("list: --cputype is not implemented (hybrid CPUs)");
+			return 129;
+		case 'h':
 			usage(stdout);
 			return 0;
-		}
-		if (argv[i][0] == '-') {
+		default:
 			usage(stderr);
 			return 129;
 		}
 	}
-	cli_setup_library_output(0);
+	argv += optind - 1;
+	argc -= optind - 1;
+	cli_setup_library_output(debug);
 	for (int i = 1; i < argc; i++) {
 		bool kind = false;
 

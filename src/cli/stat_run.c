@@ -299,6 +299,8 @@ static int run_once(struct run_state *rs)
 	wait_loop(rs, w, t0);
 	t1 = now_ns();
 	pk_counter_set_disable(rs->set);
+	if (rs->have_status)
+		pk_counter_set_tool_rusage(rs->set, &rs->ru);
 	pk_stat_acc_add(&rs->elapsed, t1 - t0);
 	if (!c->interval_ms && collect(rs, false, false))
 		goto fail;

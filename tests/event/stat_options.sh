@@ -66,6 +66,11 @@ check duration -e duration_time,task-clock,page-faults true
 check duration-csv -x, -e duration_time,task-clock true
 check duration-json -j -e duration_time,task-clock true
 check json-no-metric -j -e page-faults,cycles true
+# user and system time of a command that surely takes both (true may take 0)
+busy='i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; ls -R /usr/lib >/dev/null 2>&1'
+check tool-times -e user_time,system_time,task-clock sh -c "$busy"
+check tool-times-csv -x, -e user_time,system_time,duration_time sh -c "$busy"
+check tool-times-repeat -r 2 -e user_time,system_time,duration_time sh -c "$busy"
 check duration-no-aggr -A -a -e duration_time,task-clock sleep 0.1
 for m in core die socket node; do
 	check "per-$m" -a --per-$m -e task-clock,page-faults,cycles sleep 0.1

@@ -313,6 +313,30 @@ static void test_duration_time(void **state)
 	pk_event_list_free(&ev);
 }
 
+/* user_time and system_time: the rusage given, 0 before. */
+static void test_tool_rusage(void **state)
+{
+	struct pk_event_list ev = {0};
+	struct pk_counter_set *set;
+	struct pk_count c;
+	struct rusage ru = {.ru_utime = {1, 500}, .ru_stime = {0, 7}};
+
+	(void)state;
+	assert_int_equal(pk_event_list_parse(&ev, "user_time,system_time", NULL, NULL), 0);
+	assert_int_equal(ev.ev[1].tool, PK_EVENT_TOOL_SYSTEM_TIME);
+	assert_int_equal(pk_counter_set_open(&set, &ev, NULL), 0);
+	assert_int_equal(pk_counter_read(set, 0, &c), 0);
+	assert_int_equal(c.val, 0);
+	pk_counter_set_tool_rusage(set, &ru);
+	assert_int_equal(pk_counter_read(set, 0, &c), 0);
+	assert_int_equal(c.val, 1000500000ULL);
+	assert_int_equal(pk_counter_read(set, 1, &c), 0);
+	assert_int_equal(c.val, 7000);
+	assert_int_equal(c.run, 7000);
+	pk_counter_set_close(set);
+	pk_event_list_free(&ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,7 +344,7 @@ int main(void)
 		cmocka_unit_test(test_read_self), cmocka_unit_test(test_workload),
 		cmocka_unit_test(test_not_supported), cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_aggr_topology), cmocka_unit_test(test_aggr_read),
-		cmocka_unit_test(test_duration_time),
+		cmocka_unit_test(test_duration_time), cmocka_unit_test(test_tool_rusage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

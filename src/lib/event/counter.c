@@ -298,9 +298,31 @@ void pk_counter_set_tool_start(struct pk_counter_set *set)
 	}
 }
 
-uint64_t pki_counter_set_duration(const struct pk_counter_set *s)
+uint64_t pki_counter_set_tool_value(const struct pk_counter_set *s, unsigned int tool)
 {
-	return s->run_total + (s->running ? mono_ns() - s->run_start : 0);
+	switch (tool) {
+	case PK_EVENT_TOOL_DURATION:
+		return s->run_total + (s->running ? mono_ns() - s->run_start : 0);
+	case PK_EVENT_TOOL_USER_TIME:
+		return s->user_ns;
+	case PK_EVENT_TOOL_SYSTEM_TIME:
+		return s->system_ns;
+	default:
+		return 0;
+	}
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+void pk_counter_set_tool_rusage(struct pk_counter_set *set, const struct rusage *ru)
+{
+	if (!set || !ru)
+		return;
+	set->user_ns = tv_ns(&ru->ru_utime);
+	set->system_ns = tv_ns(&ru->ru_stime);
 }
 
 int pk_counter_set_enable(struct pk_counter_set *set)

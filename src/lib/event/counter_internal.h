@@ -17,6 +17,7 @@ struct pk_counter_set {
 	/* tool events (duration_time): the time the set ran */
 	bool running;
 	uint64_t run_start, run_total;	/* CLOCK_MONOTONIC ns */
+	uint64_t user_ns, system_ns;	/* of pk_counter_set_tool_rusage() */
 	char errmsg[256];
 };
 
@@ -30,6 +31,7 @@ static inline int *pki_counter_fd(struct pk_counter_set *s, int ev, int c, int t
 	return &s->fds[pki_counter_slot(s, ev, c, t)];
 }
 
-uint64_t pki_counter_set_duration(const struct pk_counter_set *s);
+/* The value of tool event kind tool (PK_EVENT_TOOL_*) now. */
+uint64_t pki_counter_set_tool_value(const struct pk_counter_set *s, unsigned int tool);
 
 #endif

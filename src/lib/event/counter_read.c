@@ -77,7 +77,8 @@ int pk_counter_read_one(struct pk_counter_set *set, int ev, int cpu_i, int threa
 	if (set->list->ev[ev].tool) {
 		/* one value for the whole set: on its first CPU and thread */
 		if (!cpu_i && !thread_i)
-			out->val = out->ena = out->run = pki_counter_set_duration(set);
+			out->val = out->ena = out->run =
+				pki_counter_set_tool_value(set, set->list->ev[ev].tool);
 		return 0;
 	}
 	leader = set->list->ev[ev].leader;

@@ -212,10 +212,10 @@ int pk_event_foreach(unsigned int mask, const struct pk_event_parse_opts *opts,
 	if (!ret && (mask & PK_EVENT_INFO_SOFTWARE))
 		ret = list_symbols(pki_sw_symbols, pki_nr_sw_symbols, false, fn, arg,
 				   PK_EVENT_INFO_SOFTWARE, "Software event");
-	/* perf's tool events follow the software ones; perfkit counts this one */
-	if (!ret && (mask & PK_EVENT_INFO_SOFTWARE))
-		ret = emit(fn, arg, PK_EVENT_INFO_SOFTWARE, "duration_time", NULL, "Tool event",
-			   NULL);
+	/* perf's tool events follow the software ones */
+	static const char *const tools[] = {"duration_time", "user_time", "system_time"};
+	for (size_t i = 0; i < 3 && !ret && (mask & PK_EVENT_INFO_SOFTWARE); i++)
+		ret = emit(fn, arg, PK_EVENT_INFO_SOFTWARE, tools[i], NULL, "Tool event", NULL);
 	if (!ret && (mask & PK_EVENT_INFO_CACHE))
 		ret = list_cache(fn, arg);
 	if (!ret && (mask & PK_EVENT_INFO_PMU))

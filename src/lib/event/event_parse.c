@@ -582,6 +582,10 @@ static int parse_event(struct parser *p)
 							: "unexpected end, event name expected");
 	if (len == 13 && !strncmp(p->s + start, "duration_time", len))
 		return add_tool(p, start, len, PK_EVENT_TOOL_DURATION);
+	if (len == 9 && !strncmp(p->s + start, "user_time", len))
+		return add_tool(p, start, len, PK_EVENT_TOOL_USER_TIME);
+	if (len == 11 && !strncmp(p->s + start, "system_time", len))
+		return add_tool(p, start, len, PK_EVENT_TOOL_SYSTEM_TIME);
 	/* Symbols first: "cpu-clock/name=x/" takes terms, it is not a PMU. */
 	if ((sym = pki_symbol_find(p->s + start, len)))
 		return add_simple(p, start, len, sym->type, sym->config,
