@@ -19,11 +19,11 @@ static const char script_usage[] =
 	"                          comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,\n"
 	"                          dso,addr,period,data_src,weight,ins_lat,phys_addr,\n"
 	"                          data_page_size,code_page_size,brstack,brstacksym,\n"
-	"                          iregs,uregs,brstackoff,misc,flags,ipc\n"
+	"                          iregs,uregs,brstackoff,misc,flags,ipc,tod\n"
 	"                          (flags and ipc are empty: only AUX-trace decoding\n"
 	"                          fills them); srcline, srccode, insn, insnlen,\n"
-	"                          brstackinsn(len), callindent, synth, metric,\n"
-	"                          bpf-output and tod are refused;\n"
+	"                          brstackinsn(len), callindent, synth, metric and\n"
+	"                          bpf-output are refused; tod needs record -k;\n"
 	"                          '+f'/'-f' adds to/removes from the\n"
 	"                          defaults; 'TYPE:list' (hw,sw,trace,raw) for one type\n"
 	"        --ns              show times in nanoseconds\n"
@@ -204,6 +204,7 @@ static const struct {
 	/* perf prints an IPC only from AUX-trace decoders' counts: nothing here */
 	{"ipc", SF_IPC, 0, NULL},
 	{"brstackoff", SF_BRSTACKOFF, 0, NULL},
+	{"tod", SF_TOD, 0, NULL},	/* needs CLOCK_DATA: checked in setup_formats() */
 };
 
 /* -F fields perf has that perfkit does not print, and why */
@@ -220,7 +221,6 @@ static const struct {
 	{"synth", "synthesized events come from AUX-trace (Intel PT) decoding"},
 	{"metric", "metrics come from AUX-trace (Intel PT) decoding"},
 	{"bpf-output", "bpf-output events' data is not decoded"},
-	{"tod", "the time of day needs the recording's clock data (record -k)"},
 };
 
 /* One line for a field perf has and perfkit does not: 1, else 0. */
@@ -386,6 +386,26 @@ static uint32_t first_of_type(struct pk_reader *r, uint32_t i)
 	return i;
 }
 
+/* The tod field needs the recording's clock data; perf's message if not. */
+static bool tod_missing(struct script_ctx *c, struct pk_reader *r)
+{
+	const struct pk_header *h = pk_reader_header(r);
+	bool tod = false;
+
+	for (uint32_t i = 0; i < c->nr_attrs; i++)
+		tod = tod || (c->fmt[i].fields & SF_TOD);
+	if (!tod)
+		return false;
+	if (!pk_header_has(h, PK_FEAT_CLOCK_DATA)) {
+		fputs("Can't provide 'tod' time, missing clock data. "
+		      "Please record with -k/--clockid option.\n", stderr);
+		return true;
+	}
+	c->tod_wall_ns = h->clock_data_wall_ns;
+	c->tod_clock_ns = h->clock_data_clockid_ns;
+	return false;
+}
+
 /*
  * Per-event formats, made when the first sample arrives: in pipe mode the
  * attrs come as records, all before the first sample.
@@ -424,6 +444,8 @@ static int setup_formats(struct script_ctx *c, const struct script_args *args)
 		if (len > c->name_width)
 			c->name_width = len;
 	}
+	if (tod_missing(c, r))
+		return -EINVAL;
 	return c->per_event_dump ? script_dump_open(c) : 0;
 }
 

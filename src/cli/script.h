@@ -38,6 +38,7 @@ enum script_field {
 	SF_MISC = 1 << 24,
 	SF_IPC = 1 << 25,
 	SF_BRSTACKOFF = 1 << 26,
+	SF_TOD = 1 << 27,
 };
 
 /* --reltime, --deltatime */
@@ -84,6 +85,8 @@ struct script_ctx {
 	struct pk_sample_filter *filter; /* NULL: every sample */
 	enum script_time_mode time_mode;
 	uint64_t first_time, prev_time;	/* of the lines printed, for time_mode */
+	/* the tod field: wall time at the clock's reading (CLOCK_DATA) */
+	uint64_t tod_wall_ns, tod_clock_ns;
 	/* --per-event-dump (script_dump.c) */
 	bool per_event_dump;
 	const char *dump_input;		/* the input's path; NULL for a pipe */

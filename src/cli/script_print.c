@@ -6,6 +6,8 @@
  * through obuf: millions of lines, no printf.
  */
 #include <inttypes.h>
+#include <stdio.h>
+#include <time.h>
 #include "obuf.h"
 #include "script.h"
 
@@ -110,6 +112,30 @@ static char *put_misc(char *p, uint16_t misc, uint32_t type)
 	return put_pad(p, ' ', p - start < 6 ? (int)(6 - (p - start)) : 1, 0);
 }
 
+/* perf's tod field: the sample's time as local wall-clock time, from the
+ * recording's CLOCK_DATA, then a space */
+static char *put_tod(struct script_ctx *c, char *p, uint64_t t)
+{
+	uint64_t tod = c->tod_wall_ns;
+	char date[64];
+	struct tm tm;
+	time_t sec;
+	unsigned long ns;
+
+	if (t > c->tod_clock_ns)
+		tod += t - c->tod_clock_ns;
+	else
+		tod -= c->tod_clock_ns - t;
+	sec = (time_t)(tod / 1000000000ULL);
+	ns = (unsigned long)(tod % 1000000000ULL);
+	if (!localtime_r(&sec, &tm))
+		return p + sprintf(p, "failed ");
+	strftime(date, sizeof(date), "%F %H:%M:%S", &tm);
+	if (c->nanosecs)
+		return p + sprintf(p, "%s.%09lu ", date, ns);
+	return p + sprintf(p, "%s.%06lu ", date, ns / 1000);
+}
+
 /* The comm is the one piece of unbounded length (a thread name is at
  * most 16 bytes, but a file can say anything). */
 #define START_MAX_COMM 1024
@@ -125,8 +151,8 @@ void script_print_start(struct script_ctx *c, const struct script_start *st, uns
 		obuf_putc(c->ob, ' ');
 		f &= ~SF_COMM;
 	}
-	/* what follows the comm takes less than 100 bytes */
-	p = obuf_reserve(c->ob, 16 + START_MAX_COMM + 100);
+	/* what follows the comm (ids, cpu, misc, tod, time) takes less than 160 bytes */
+	p = obuf_reserve(c->ob, 16 + START_MAX_COMM + 160);
 	if (f & SF_COMM) {
 		if (!chain)
 			p = put_pad(p, ' ', 16, (unsigned)comm_len);
@@ -151,6 +177,8 @@ void script_print_start(struct script_ctx *c, const struct script_start *st, uns
 	}
 	if (f & SF_MISC)
 		p = put_misc(p, st->misc, st->type);
+	if (f & SF_TOD)
+		p = put_tod(c, p, st->time);
 	if (f & SF_TIME)
 		p = put_time(c, p, st->time);
 	obuf_commit(c->ob, p);

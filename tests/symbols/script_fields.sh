@@ -24,6 +24,22 @@ check misc "$tmp/two.data" -F comm,tid,misc,time,event
 check misc-side "$tmp/two.data" -F comm,tid,misc,time,event,ip $side
 check misc-add "$tmp/graph.data" -F +misc,+flags,+ipc
 check ipc "$tmp/two.data" -F comm,tid,ipc,ip
+# tod: wall-clock time from the recording's clock data (record -k)
+if perf record -q -k CLOCK_MONOTONIC -o "$tmp/tod.data" -e cpu-clock -F 2000 \
+	-- sh -c "$work" >/dev/null 2>&1; then
+	check tod "$tmp/tod.data" -F comm,tid,tod,time,ip
+	check tod-ns "$tmp/tod.data" -F comm,tod,time --ns
+	check tod-side "$tmp/tod.data" -F comm,tod,time --show-task-events
+	check tod-add "$tmp/tod.data" -F +tod
+fi
+# without clock data: perf's message and status
+"$PERFKIT" script -i "$tmp/two.data" -F comm,tod >/dev/null 2>"$tmp/err"
+rc=$?
+perf script -i "$tmp/two.data" -F comm,tod >/dev/null 2>&1
+if [ $rc != $? ] || ! grep -q "missing clock data" "$tmp/err"; then
+	echo "FAIL: tod without clock data: status $rc, $(cat "$tmp/err")"
+	fail=1
+fi
 hwi=${PERFKIT_CORPUS:-/nonexistent}/quipper/perf.data.branch_stack_hw_index
 check brstackoff "$hwi" -F brstackoff
 check brstackoff-dso "$hwi" -F ip,brstackoff,dso
@@ -79,7 +95,7 @@ if [ -f "$tmp/slash.data" ]; then
 fi
 
 # fields perf has and perfkit does not print: refused, one line, status 129
-for f in srcline srccode insn insnlen brstackinsn callindent synth metric bpf-output tod; do
+for f in srcline srccode insn insnlen brstackinsn callindent synth metric bpf-output; do
 	"$PERFKIT" script -i "$tmp/two.data" -F "comm,$f" >/dev/null 2>"$tmp/err"
 	rc=$?
 	if [ $rc != 129 ] || [ "$(wc -l <"$tmp/err")" != 1 ]; then
