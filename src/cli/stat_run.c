@@ -161,8 +161,12 @@ static void wait_loop(struct run_state *rs, struct pk_workload *w, double t0)
 
 		if (got_signal && !w)
 			break;
-		int r = poll(pidfd >= 0 ? &pfd : NULL, pidfd >= 0 ? 1 : 0,
-			     poll_timeout(next, deadline));
+		int ms = poll_timeout(next, deadline);
+
+		/* without a pidfd the child's exit is polled for */
+		if (w && pidfd < 0 && (ms < 0 || ms > 10))
+			ms = 10;
+		int r = poll(pidfd >= 0 ? &pfd : NULL, pidfd >= 0 ? 1 : 0, ms);
 		if (w && pidfd >= 0 && r > 0 && (pfd.revents & POLLIN))
 			break;
 		if (w && pidfd < 0 && child_exited(pk_workload_pid(w)))
