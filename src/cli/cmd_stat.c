@@ -26,7 +26,7 @@ static void usage(FILE *f)
 		"    -p, --pid <pid>       stat events on existing process id(s)\n"
 		"    -t, --tid <tid>       stat events on existing thread id(s)\n"
 		"    -r, --repeat <n>      repeat command and print average + stddev\n"
-		"    -I, --interval-print <ms>  print counts every <ms> milliseconds\n"
+		"    -I, --interval-print <ms>  print counts every <ms> milliseconds (0: off)\n"
 		"    -x, --field-separator <sep>  CSV-style output with this separator\n"
 		"    -j, --json            JSON output\n"
 		"    -o, --output <file>   write the output to a file\n"
@@ -253,12 +253,9 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 				return 129;
 			break;
 		case 'I':
-			if (parse_int(optarg, 1, "--interval-print", &c->interval_ms))
+			/* perf 6.1 takes any period; 0 means no intervals */
+			if (parse_int(optarg, 0, "--interval-print", &c->interval_ms))
 				return 129;
-			if (c->interval_ms < 10) {
-				cli_error("stat: --interval-print must be >= 10 ms");
-				return 129;
-			}
 			break;
 		case 'x': c->sep = optarg; break;
 		case 'j': c->json = true; break;

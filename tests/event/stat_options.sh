@@ -88,6 +88,8 @@ check timeout --timeout 100 -e task-clock,page-faults sleep 2
 check timeout-system-wide --timeout 100 -a -e task-clock
 check interval-count -I 100 --interval-count 2 -a -e task-clock
 check interval-no-aggr -I 100 --interval-count 1 -a -A -e task-clock,duration_time
+check interval-short -I 5 -e task-clock true
+check interval-zero -I 0 -e task-clock true
 check big-num -B -e task-clock,page-faults true
 check null -n true
 check null-repeat -n -r 2 true
