@@ -20,10 +20,11 @@ static const char script_usage[] =
 	"                          dso,addr,period,data_src,weight,ins_lat,phys_addr,\n"
 	"                          data_page_size,code_page_size,brstack,brstacksym,\n"
 	"                          iregs,uregs,brstackoff,misc,flags,ipc,tod\n"
-	"                          (flags and ipc are empty: only AUX-trace decoding\n"
-	"                          fills them); srcline, srccode, insn, insnlen,\n"
-	"                          brstackinsn(len), callindent, synth, metric and\n"
-	"                          bpf-output are refused; tod needs record -k;\n"
+	"                          callindent,synth,metric (flags, ipc, callindent,\n"
+	"                          synth and metric are empty: only AUX-trace\n"
+	"                          decoding fills them); srcline, srccode, insn,\n"
+	"                          insnlen, brstackinsn(len) and bpf-output are\n"
+	"                          refused; tod needs record -k;\n"
 	"                          '+f'/'-f' adds to/removes from the\n"
 	"                          defaults; 'TYPE:list' (hw,sw,trace,raw) for one type\n"
 	"        --ns              show times in nanoseconds\n"
@@ -205,6 +206,12 @@ static const struct {
 	{"ipc", SF_IPC, 0, NULL},
 	{"brstackoff", SF_BRSTACKOFF, 0, NULL},
 	{"tod", SF_TOD, 0, NULL},	/* needs CLOCK_DATA: checked in setup_formats() */
+	/* perf prints these only for BTS and AUX-trace (Intel PT) events, which
+	 * perfkit does not decode: nothing for the others, as in perf; a file
+	 * with synthesized events is refused (aux_only_refused()) */
+	{"callindent", SF_AUX_ONLY, 0, NULL},
+	{"synth", SF_AUX_ONLY, 0, NULL},
+	{"metric", SF_AUX_ONLY, 0, NULL},
 };
 
 /* -F fields perf has that perfkit does not print, and why */
@@ -217,9 +224,6 @@ static const struct {
 	{"insnlen", "instruction lengths need the disassembler of annotate"},
 	{"brstackinsn", "instruction bytes need the disassembler of annotate"},
 	{"brstackinsnlen", "instruction bytes need the disassembler of annotate"},
-	{"callindent", "call depths come from AUX-trace (Intel PT) decoding"},
-	{"synth", "synthesized events come from AUX-trace (Intel PT) decoding"},
-	{"metric", "metrics come from AUX-trace (Intel PT) decoding"},
 	{"bpf-output", "bpf-output events' data is not decoded"},
 };
 
@@ -372,6 +376,9 @@ static int event_fields(const struct pk_attr *a, const struct script_args *args,
 	}
 	if (!(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
 		f &= ~(SF_SYM | SF_SYMOFF | SF_DSO);
+	/* perf prints nothing at all, not even the lines, for flags alone */
+	if (f == SF_FLAGS)
+		f = 0;
 	*out = f;
 	return 0;
 }
@@ -384,6 +391,24 @@ static uint32_t first_of_type(struct pk_reader *r, uint32_t i)
 		if (pk_reader_attr(r, j)->attr.type == type)
 			return j;
 	return i;
+}
+
+/* callindent, synth and metric print nothing, except for the events of an
+ * AUX-trace decoding (PERF_TYPE_SYNTH, BTS), which perfkit cannot print. */
+static bool aux_only_refused(struct script_ctx *c, struct pk_reader *r)
+{
+	for (uint32_t i = 0; i < c->nr_attrs; i++) {
+		const struct perf_event_attr *a = &pk_reader_attr(r, i)->attr;
+		bool bts = a->type == PERF_TYPE_HARDWARE &&
+			   a->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS && a->sample_period == 1;
+
+		if ((c->fmt[i].fields & SF_AUX_ONLY) && (a->type == 0x80000000u || bts)) {
+			fputs("perfkit: script: -F callindent, synth and metric are not implemented "
+			      "for AUX-trace (BTS, Intel PT) events\n", stderr);
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The tod field needs the recording's clock data; perf's message if not. */
@@ -444,7 +469,7 @@ static int setup_formats(struct script_ctx *c, const struct script_args *args)
 		if (len > c->name_width)
 			c->name_width = len;
 	}
-	if (tod_missing(c, r))
+	if (tod_missing(c, r) || aux_only_refused(c, r))
 		return -EINVAL;
 	return c->per_event_dump ? script_dump_open(c) : 0;
 }

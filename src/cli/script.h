@@ -39,6 +39,7 @@ enum script_field {
 	SF_IPC = 1 << 25,
 	SF_BRSTACKOFF = 1 << 26,
 	SF_TOD = 1 << 27,
+	SF_AUX_ONLY = 1 << 28,	/* callindent, synth, metric: AUX-trace data only */
 };
 
 /* --reltime, --deltatime */

@@ -19,11 +19,18 @@ check() { check_script "$@"; }
 # flags: always empty here (AUX-trace decoders fill them), a fixed column
 check flags "$tmp/two.data" -F comm,tid,time,event,flags,ip,sym
 check flags-add "$tmp/two.data" -F +flags
+check flags-time "$tmp/two.data" -F flags,time
+cmp_allow_empty=1
+check flags-alone "$tmp/two.data" -F flags
+cmp_allow_empty=0
+check callindent-alone "$tmp/two.data" -F callindent
 check misc "$tmp/two.data" -F comm,tid,misc,time,event
 # shellcheck disable=SC2086
 check misc-side "$tmp/two.data" -F comm,tid,misc,time,event,ip $side
 check misc-add "$tmp/graph.data" -F +misc,+flags,+ipc
 check ipc "$tmp/two.data" -F comm,tid,ipc,ip
+check aux-only "$tmp/two.data" -F comm,tid,ip,sym,callindent,synth,metric
+check aux-only-add "$tmp/graph.data" -F +callindent,+synth,+metric
 # tod: wall-clock time from the recording's clock data (record -k)
 if perf record -q -k CLOCK_MONOTONIC -o "$tmp/tod.data" -e cpu-clock -F 2000 \
 	-- sh -c "$work" >/dev/null 2>&1; then
@@ -95,7 +102,7 @@ if [ -f "$tmp/slash.data" ]; then
 fi
 
 # fields perf has and perfkit does not print: refused, one line, status 129
-for f in srcline srccode insn insnlen brstackinsn callindent synth metric bpf-output; do
+for f in srcline srccode insn insnlen brstackinsn bpf-output; do
 	"$PERFKIT" script -i "$tmp/two.data" -F "comm,$f" >/dev/null 2>"$tmp/err"
 	rc=$?
 	if [ $rc != 129 ] || [ "$(wc -l <"$tmp/err")" != 1 ]; then
