@@ -55,14 +55,9 @@ static void usage(FILE *f)
 		   "        --cputype <type>  refused: for hybrid CPUs, not implemented\n");
 }
 
-int cmd_list(int argc, char **argv)
+/* The options, anywhere on the line as in perf: -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, struct list_ctx *c, int *debug)
 {
-	static const char *const kinds[] = {"hw", "hardware", "sw", "software", "cache",
-					    "hwcache", "pmu", "tracepoint", "sdt"};
-	struct list_ctx c = {0};
-	unsigned int mask = PK_EVENT_INFO_ALL;
-	int ret;
-
 	static const struct option longopts[] = {
 		{"desc", no_argument, NULL, 'd'},
 		{"no-desc", no_argument, NULL, 'N'},
@@ -74,15 +69,15 @@ int cmd_list(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
-	int opt, debug = 0;
+	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+dvh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "dvh", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'd': c.no_desc = false; break;
-		case 'N': c.no_desc = true; break;
+		case 'd': c->no_desc = false; break;
+		case 'N': c->no_desc = true; break;
 		case 'v': case 'D': case 'T': break;	/* JSON events only: none here */
-		case 'g': debug = 1; break;
+		case 'g': *debug = 1; break;
 		case 'c':
 			cli_error("list: --cputype is not implemented (hybrid CPUs)");
 			return 129;
@@ -94,10 +89,38 @@ int cmd_list(int argc, char **argv)
 			return 129;
 		}
 	}
-	argv += optind - 1;
-	argc -= optind - 1;
+	return -1;
+}
+
+static unsigned int kind_mask(const char *kind)
+{
+	if (!kind)
+		return PK_EVENT_INFO_ALL;
+	if (!strcmp(kind, "hw") || !strcmp(kind, "hardware"))
+		return PK_EVENT_INFO_HARDWARE;
+	if (!strcmp(kind, "sw") || !strcmp(kind, "software"))
+		return PK_EVENT_INFO_SOFTWARE;
+	if (!strcmp(kind, "cache") || !strcmp(kind, "hwcache"))
+		return PK_EVENT_INFO_CACHE;
+	if (!strcmp(kind, "pmu"))
+		return PK_EVENT_INFO_PMU;
+	if (!strcmp(kind, "sdt"))
+		return PK_EVENT_INFO_SDT;
+	return PK_EVENT_INFO_TRACEPOINT;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const char *const kinds[] = {"hw", "hardware", "sw", "software", "cache",
+					    "hwcache", "pmu", "tracepoint", "sdt"};
+	struct list_ctx c = {0};
+	int ret, debug = 0;
+
+	ret = parse_options(argc, argv, &c, &debug);
+	if (ret >= 0)
+		return ret;
 	cli_setup_library_output(debug);
-	for (int i = 1; i < argc; i++) {
+	for (int i = optind; i < argc; i++) {
 		bool kind = false;
 
 		if (!strcmp(argv[i], "metric") || !strcmp(argv[i], "metricgroup")) {
@@ -105,7 +128,6 @@ int cmd_list(int argc, char **argv)
 				  "tables)", argv[i]);
 			return 1;
 		}
-
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 			kind |= !strcmp(argv[i], kinds[k]);
 		if (kind && !c.kind)
@@ -113,21 +135,7 @@ int cmd_list(int argc, char **argv)
 		else
 			c.filter = argv[i];
 	}
-	if (c.kind) {
-		if (!strcmp(c.kind, "hw") || !strcmp(c.kind, "hardware"))
-			mask = PK_EVENT_INFO_HARDWARE;
-		else if (!strcmp(c.kind, "sw") || !strcmp(c.kind, "software"))
-			mask = PK_EVENT_INFO_SOFTWARE;
-		else if (!strcmp(c.kind, "cache") || !strcmp(c.kind, "hwcache"))
-			mask = PK_EVENT_INFO_CACHE;
-		else if (!strcmp(c.kind, "pmu"))
-			mask = PK_EVENT_INFO_PMU;
-		else if (!strcmp(c.kind, "sdt"))
-			mask = PK_EVENT_INFO_SDT;
-		else
-			mask = PK_EVENT_INFO_TRACEPOINT;
-	}
-	ret = pk_event_foreach(mask, NULL, print_one, &c);
+	ret = pk_event_foreach(kind_mask(c.kind), NULL, print_one, &c);
 	if (ret < 0) {
 		cli_error("list: %s", strerror(-ret));
 		return 1;
