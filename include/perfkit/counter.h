@@ -47,6 +47,9 @@ struct pk_counter_opts {
 	bool start_enabled;	/* counting from open on (default: disabled) */
 	bool group_read;	/* groups read with PERF_FORMAT_GROUP (no inherit) */
 	bool mmap_self;		/* map each counter's user page for pk_counter_read_self */
+	/* perf stat's --all-user and --all-kernel: every event counts in user
+	 * (or kernel) space only, whatever its modifiers; all_kernel wins. */
+	bool all_user, all_kernel;
 };
 
 /* A count with perf's enabled/running times. */
@@ -81,6 +84,18 @@ const char *pk_counter_open_errmsg(void);
 int pk_counter_set_enable(struct pk_counter_set *set);
 int pk_counter_set_disable(struct pk_counter_set *set);
 int pk_counter_set_reset(struct pk_counter_set *set);
+/*
+ * Tool events (duration_time) count the time between enable and disable.
+ * A set enabled by the kernel (enable_on_exec) calls this when its command
+ * starts.  pk_counter_set_enable() and start_enabled do it themselves.
+ */
+void pk_counter_set_tool_start(struct pk_counter_set *set);
+/*
+ * The tool events user_time and system_time read the command's CPU times:
+ * give them its rusage once it has exited (pk_workload_wait()).  Until
+ * then they read 0 (perf: <not counted>).
+ */
+void pk_counter_set_tool_rusage(struct pk_counter_set *set, const struct rusage *ru);
 
 int pk_counter_set_nr_cpus(const struct pk_counter_set *set);
 int pk_counter_set_nr_threads(const struct pk_counter_set *set);
@@ -112,6 +127,45 @@ int pk_counter_read_self(struct pk_counter_set *set, int ev, struct pk_count *ou
 
 /* The count scaled for multiplexing: val * ena / run (val when run == ena). */
 double pk_count_scaled(const struct pk_count *c);
+
+/* Event ev summed over every CPU of one thread index. */
+int pk_counter_read_thread(struct pk_counter_set *set, int ev, int thread_i,
+			   struct pk_count *out);
+
+/* -------------------------------------------------------------------------
+ * Aggregation by topology, as perf stat's --per-core, --per-die,
+ * --per-socket and --per-node.
+ */
+enum pk_aggr_mode { PK_AGGR_CORE, PK_AGGR_DIE, PK_AGGR_SOCKET, PK_AGGR_NODE };
+
+/* Where a CPU sits; -1 in the fields the mode does not use (or sysfs lacks). */
+struct pk_aggr_id {
+	int socket, die, core, node;
+};
+
+/*
+ * The id of cpu for mode, from <sysfs_root>/devices/system/{cpu,node}
+ * (sysfs_root NULL: $PERFKIT_SYSFS or /sys).  0 or -EINVAL.
+ */
+int pk_cpu_aggr_id(int cpu, enum pk_aggr_mode mode, const char *sysfs_root,
+		   struct pk_aggr_id *id);
+/*
+ * Group cpus[0..nr_cpus) by mode: *ids gets the distinct ids, sorted as
+ * perf sorts them (node, socket, die, core), malloc'ed (free() it);
+ * cpu_to_id[i] (nr_cpus entries, the caller's) gets the index in *ids of
+ * cpus[i].  Returns the number of ids or -errno.
+ */
+int pk_cpu_aggr_map(const int *cpus, int nr_cpus, enum pk_aggr_mode mode,
+		    const char *sysfs_root, struct pk_aggr_id **ids, int *cpu_to_id);
+/* perf's name of an id: "S0-D0-C1", "S0-D0", "S0", "N0"; as snprintf. */
+int pk_aggr_id_name(const struct pk_aggr_id *id, enum pk_aggr_mode mode, char *buf,
+		    size_t size);
+/*
+ * Event ev summed over the set's CPU indexes i with cpu_to_id[i] == id
+ * (cpu_to_id has pk_counter_set_nr_cpus() entries) and all threads.
+ */
+int pk_counter_read_aggr(struct pk_counter_set *set, int ev, const int *cpu_to_id, int id,
+			 struct pk_count *out);
 
 /* Threads of a process from /proc/<pid>/task; *tids is malloc'ed. */
 int pk_thread_list_of_pid(pid_t pid, pid_t **tids, int *nr);

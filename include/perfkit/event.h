@@ -44,6 +44,16 @@ struct pk_event {
 	char *probe_target;	/* kprobe/uprobe events: the function name or
 				 * binary path that attr.config1 points at
 				 * (owned by the event), or NULL */
+	unsigned int tool;	/* PK_EVENT_TOOL_*: counted by perfkit, not the
+				 * kernel (attr is a software dummy); 0 otherwise */
+};
+
+/* perf's "tool" events: no kernel counter behind them. */
+enum pk_event_tool {
+	PK_EVENT_TOOL_NONE,
+	PK_EVENT_TOOL_DURATION,	/* duration_time: ns the counter set was running */
+	PK_EVENT_TOOL_USER_TIME,	/* user_time: the command's user CPU time, ns */
+	PK_EVENT_TOOL_SYSTEM_TIME,	/* system_time: its system CPU time, ns */
 };
 
 /* Modifiers that are not (only) attr bits. */
@@ -106,7 +116,8 @@ enum pk_event_info_kind {
 	PK_EVENT_INFO_PMU = 1 << 3,	/* sysfs events/ of a PMU, "pmu/name/" */
 	PK_EVENT_INFO_DESCRIPTOR = 1 << 4, /* the rNNN, pmu/.../ and mem: syntaxes */
 	PK_EVENT_INFO_TRACEPOINT = 1 << 5,
-	PK_EVENT_INFO_ALL = 0x3f,
+	PK_EVENT_INFO_SDT = 1 << 6,	/* SDT probes of perf's build-id cache */
+	PK_EVENT_INFO_ALL = 0x7f,
 };
 
 struct pk_event_info {

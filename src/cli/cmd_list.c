@@ -8,7 +8,8 @@
 
 struct list_ctx {
 	const char *filter;	/* word or glob, or NULL */
-	const char *kind;	/* "hw", "sw", "cache", "pmu", "tracepoint", or NULL */
+	bool no_desc;		/* --no-desc */
+	const char *kind;	/* "hw", "sw", "cache", "pmu", "tracepoint", "sdt", or NULL */
 };
 
 static bool matches(const struct list_ctx *c, const struct pk_event_info *info)
@@ -32,40 +33,101 @@ static int print_one(const struct pk_event_info *info, void *arg)
 	else
 		snprintf(name, sizeof(name), "%s", info->name);
 	printf("  %-50s [%s]\n", name, info->type_desc);
-	if (info->desc)
+	if (info->desc && !c->no_desc)
 		printf("       [%s]\n", info->desc);
 	return 0;
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: perfkit list [hw|sw|cache|pmu|tracepoint] [<filter word or glob>]\n\n"
+	fprintf(f, "usage: perfkit list [hw|sw|cache|pmu|tracepoint|sdt] [<filter word or glob>]\n\n"
 		   "List the events perfkit stat -e and perfkit record -e accept: hardware,\n"
-		   "software and cache events, PMU events from sysfs and tracepoints.\n");
+		   "software and cache events, PMU events from sysfs and tracepoints, and\n"
+		   "the SDT events of perf's build-id cache (~/.debug, 'perf buildid-cache\n"
+		   "--add'). 'metric' and 'metricgroup' are refused: perfkit has no metric\n"
+		   "tables.\n\n"
+		   "    -d, --desc            print the events' descriptions (the default)\n"
+		   "        --no-desc         do not\n"
+		   "    -v, --long-desc, --deprecated, --details\n"
+		   "                          accepted: in perf they change only the events of\n"
+		   "                          its JSON tables, which perfkit does not have\n"
+		   "        --debug           library diagnostics on stderr\n"
+		   "        --cputype <type>  refused: for hybrid CPUs, not implemented\n");
+}
+
+/* The options, anywhere on the line as in perf: -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, struct list_ctx *c, int *debug)
+{
+	static const struct option longopts[] = {
+		{"desc", no_argument, NULL, 'd'},
+		{"no-desc", no_argument, NULL, 'N'},
+		{"long-desc", no_argument, NULL, 'v'},
+		{"deprecated", no_argument, NULL, 'D'},
+		{"details", no_argument, NULL, 'T'},
+		{"debug", no_argument, NULL, 'g'},
+		{"cputype", required_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "dvh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': c->no_desc = false; break;
+		case 'N': c->no_desc = true; break;
+		case 'v': case 'D': case 'T': break;	/* JSON events only: none here */
+		case 'g': *debug = 1; break;
+		case 'c':
+			cli_error("list: --cputype is not implemented (hybrid CPUs)");
+			return 129;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 129;
+		}
+	}
+	return -1;
+}
+
+static unsigned int kind_mask(const char *kind)
+{
+	if (!kind)
+		return PK_EVENT_INFO_ALL;
+	if (!strcmp(kind, "hw") || !strcmp(kind, "hardware"))
+		return PK_EVENT_INFO_HARDWARE;
+	if (!strcmp(kind, "sw") || !strcmp(kind, "software"))
+		return PK_EVENT_INFO_SOFTWARE;
+	if (!strcmp(kind, "cache") || !strcmp(kind, "hwcache"))
+		return PK_EVENT_INFO_CACHE;
+	if (!strcmp(kind, "pmu"))
+		return PK_EVENT_INFO_PMU;
+	if (!strcmp(kind, "sdt"))
+		return PK_EVENT_INFO_SDT;
+	return PK_EVENT_INFO_TRACEPOINT;
 }
 
 int cmd_list(int argc, char **argv)
 {
 	static const char *const kinds[] = {"hw", "hardware", "sw", "software", "cache",
-					    "hwcache", "pmu", "tracepoint"};
+					    "hwcache", "pmu", "tracepoint", "sdt"};
 	struct list_ctx c = {0};
-	unsigned int mask = PK_EVENT_INFO_ALL;
-	int ret;
+	int ret, debug = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if (argv[i][0] == '-') {
-			usage(stderr);
-			return 129;
-		}
-	}
-	cli_setup_library_output(0);
-	for (int i = 1; i < argc; i++) {
+	ret = parse_options(argc, argv, &c, &debug);
+	if (ret >= 0)
+		return ret;
+	cli_setup_library_output(debug);
+	for (int i = optind; i < argc; i++) {
 		bool kind = false;
 
+		if (!strcmp(argv[i], "metric") || !strcmp(argv[i], "metricgroup")) {
+			cli_error("list: %s: metrics are not implemented (perfkit has no metric "
+				  "tables)", argv[i]);
+			return 1;
+		}
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 			kind |= !strcmp(argv[i], kinds[k]);
 		if (kind && !c.kind)
@@ -73,19 +135,7 @@ int cmd_list(int argc, char **argv)
 		else
 			c.filter = argv[i];
 	}
-	if (c.kind) {
-		if (!strcmp(c.kind, "hw") || !strcmp(c.kind, "hardware"))
-			mask = PK_EVENT_INFO_HARDWARE;
-		else if (!strcmp(c.kind, "sw") || !strcmp(c.kind, "software"))
-			mask = PK_EVENT_INFO_SOFTWARE;
-		else if (!strcmp(c.kind, "cache") || !strcmp(c.kind, "hwcache"))
-			mask = PK_EVENT_INFO_CACHE;
-		else if (!strcmp(c.kind, "pmu"))
-			mask = PK_EVENT_INFO_PMU;
-		else
-			mask = PK_EVENT_INFO_TRACEPOINT;
-	}
-	ret = pk_event_foreach(mask, NULL, print_one, &c);
+	ret = pk_event_foreach(kind_mask(c.kind), NULL, print_one, &c);
 	if (ret < 0) {
 		cli_error("list: %s", strerror(-ret));
 		return 1;

@@ -20,7 +20,12 @@ static const char script_usage[] =
 	"                          comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,\n"
 	"                          dso,addr,period,data_src,weight,ins_lat,phys_addr,\n"
 	"                          data_page_size,code_page_size,brstack,brstacksym,\n"
-	"                          iregs,uregs;\n"
+	"                          iregs,uregs,brstackoff,misc,flags,ipc,tod\n"
+	"                          callindent,synth,metric (flags, ipc, callindent,\n"
+	"                          synth and metric are empty: only AUX-trace\n"
+	"                          decoding fills them); srcline, srccode, insn,\n"
+	"                          insnlen, brstackinsn(len) and bpf-output are\n"
+	"                          refused; tod needs record -k;\n"
 	"                          '+f'/'-f' adds to/removes from the\n"
 	"                          defaults; 'TYPE:list' (hw,sw,trace,raw) for one type\n"
 	"        --ns              show times in nanoseconds\n"
@@ -41,14 +46,16 @@ static const char script_usage[] =
 	"        --header-only     show only the perf.data header\n"
 	"    -I, --show-info       with --header: the full header (topology, caches)\n"
 	CLI_SYMBOL_USAGE
-	"        --full-source-path\n"
-	"                          accepted, as perf, and ignored\n"
+	"        --per-event-dump  each event's samples to <input>.<event>.dump\n"
+	"        --full-source-path  accepted: it changes only srcline, which is refused\n"
 	"        --show-task-events, --show-mmap-events, --show-switch-events,\n"
 	"        --show-namespace-events, --show-lost-events, --show-round-events,\n"
 	"        --show-cgroup-events, --show-bpf-events, --show-text-poke-events\n"
 	"                          print those side-band records between the samples\n"
 	"    -f, --force           don't complain, do it\n"
-	"        --no-demangle     do not demangle symbol names\n"
+	"    perf's other options (-s, -g, -D, --itrace, --symfs, --inline, ...) are\n"
+	"    refused: not implemented\n"
+	"        --no-demangle     do not demangle symbol names (--demangle: the default)\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -q, --quiet           no warnings or messages (such as the one on files\n"
 	"                          whose samples have no symbols)\n"
@@ -66,7 +73,10 @@ enum {
 	OPT_DSOS,
 	OPT_TIME,
 	OPT_HEADER_ONLY,
-	OPT_IGNORED,
+	OPT_PER_EVENT_DUMP,
+	OPT_SOURCE_PATH,
+	OPT_DEMANGLE,
+	OPT_NOT_DONE,
 	OPT_SHOW = 512
 };
 
@@ -89,9 +99,44 @@ static const struct option script_options[] = {
 	{"dsos", required_argument, NULL, OPT_DSOS},
 	{"time", required_argument, NULL, OPT_TIME},
 	CLI_SYMBOL_LONG_OPTIONS,
-	{"full-source-path", no_argument, NULL, OPT_IGNORED},
+	{"per-event-dump", no_argument, NULL, OPT_PER_EVENT_DUMP},
+	{"full-source-path", no_argument, NULL, OPT_SOURCE_PATH},
 	{"force", no_argument, NULL, 'f'},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+	{"demangle", no_argument, NULL, OPT_DEMANGLE},
+	/* perf's options that perfkit does not implement: refused by name */
+	{"addr-range", optional_argument, NULL, OPT_NOT_DONE},
+	{"call-ret-trace", optional_argument, NULL, OPT_NOT_DONE},
+	{"call-trace", optional_argument, NULL, OPT_NOT_DONE},
+	{"demangle-kernel", optional_argument, NULL, OPT_NOT_DONE},
+	{"dlarg", optional_argument, NULL, OPT_NOT_DONE},
+	{"dlfilter", optional_argument, NULL, OPT_NOT_DONE},
+	{"dump-unsorted-raw-trace", optional_argument, NULL, OPT_NOT_DONE},
+	{"graph-function", optional_argument, NULL, OPT_NOT_DONE},
+	{"guest-code", optional_argument, NULL, OPT_NOT_DONE},
+	{"guestkallsyms", optional_argument, NULL, OPT_NOT_DONE},
+	{"guestmodules", optional_argument, NULL, OPT_NOT_DONE},
+	{"guestmount", optional_argument, NULL, OPT_NOT_DONE},
+	{"guestvmlinux", optional_argument, NULL, OPT_NOT_DONE},
+	{"inline", optional_argument, NULL, OPT_NOT_DONE},
+	{"insn-trace", optional_argument, NULL, OPT_NOT_DONE},
+	{"itrace", optional_argument, NULL, OPT_NOT_DONE},
+	{"list-dlfilters", optional_argument, NULL, OPT_NOT_DONE},
+	{"max-blocks", optional_argument, NULL, OPT_NOT_DONE},
+	{"show-kernel-path", optional_argument, NULL, OPT_NOT_DONE},
+	{"show-on-off-events", optional_argument, NULL, OPT_NOT_DONE},
+	{"stitch-lbr", optional_argument, NULL, OPT_NOT_DONE},
+	{"stop-bt", optional_argument, NULL, OPT_NOT_DONE},
+	{"switch-off", optional_argument, NULL, OPT_NOT_DONE},
+	{"switch-on", optional_argument, NULL, OPT_NOT_DONE},
+	{"xed", optional_argument, NULL, OPT_NOT_DONE},
+	{"all-cpus", optional_argument, NULL, OPT_NOT_DONE},
+	{"debug-mode", optional_argument, NULL, OPT_NOT_DONE},
+	{"dump-raw-trace", optional_argument, NULL, OPT_NOT_DONE},
+	{"gen-script", optional_argument, NULL, OPT_NOT_DONE},
+	{"Latency", optional_argument, NULL, OPT_NOT_DONE},
+	{"list", optional_argument, NULL, OPT_NOT_DONE},
+	{"script", optional_argument, NULL, OPT_NOT_DONE},
 	{"verbose", no_argument, NULL, 'v'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"show-task-events", no_argument, NULL, OPT_SHOW + 0},
@@ -116,6 +161,7 @@ struct script_args {
 	unsigned nr_fields;
 	bool reltime, deltatime; /* both given: perf refuses */
 	bool nanosecs, header, header_only, full_info, force, no_demangle, hide_callchain;
+	bool per_event_dump;
 	enum script_time_mode time_mode;
 	size_t max_stack;
 	int verbose;
@@ -155,7 +201,46 @@ static const struct {
 	{"brstacksym", SF_BRSTACKSYM, 0, NULL},
 	{"iregs", SF_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS"},
 	{"uregs", SF_UREGS, PERF_SAMPLE_REGS_USER, "UREGS"},
+	{"flags", SF_FLAGS, 0, NULL},
+	{"misc", SF_MISC, 0, NULL},
+	/* perf prints an IPC only from AUX-trace decoders' counts: nothing here */
+	{"ipc", SF_IPC, 0, NULL},
+	{"brstackoff", SF_BRSTACKOFF, 0, NULL},
+	{"tod", SF_TOD, 0, NULL},	/* needs CLOCK_DATA: checked in setup_formats() */
+	/* perf prints these only for BTS and AUX-trace (Intel PT) events, which
+	 * perfkit does not decode: nothing for the others, as in perf; a file
+	 * with synthesized events is refused (aux_only_refused()) */
+	{"callindent", SF_AUX_ONLY, 0, NULL},
+	{"synth", SF_AUX_ONLY, 0, NULL},
+	{"metric", SF_AUX_ONLY, 0, NULL},
 };
+
+/* -F fields perf has that perfkit does not print, and why */
+static const struct {
+	const char *name, *why;
+} missing_fields[] = {
+	{"srcline", "source lines come with annotate's line tables"},
+	{"srccode", "source lines come with annotate's line tables"},
+	{"insn", "instruction bytes need the disassembler of annotate"},
+	{"insnlen", "instruction lengths need the disassembler of annotate"},
+	{"brstackinsn", "instruction bytes need the disassembler of annotate"},
+	{"brstackinsnlen", "instruction bytes need the disassembler of annotate"},
+	{"bpf-output", "bpf-output events' data is not decoded"},
+};
+
+/* One line for a field perf has and perfkit does not: 1, else 0. */
+static int refuse_missing(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(missing_fields) / sizeof(missing_fields[0]); i++) {
+		if (strlen(missing_fields[i].name) == n &&
+		    !strncmp(missing_fields[i].name, name, n)) {
+			fprintf(stderr, "perfkit: script: -F %s is not implemented: %s\n",
+				missing_fields[i].name, missing_fields[i].why);
+			return 1;
+		}
+	}
+	return 0;
+}
 
 #define NR_FIELDS (sizeof(field_names) / sizeof(field_names[0]))
 #define IP_FIELDS (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM | SF_SYMOFF | \
@@ -217,6 +302,8 @@ static int parse_fields(const char *spec, int *type, unsigned *set, unsigned *ad
 		int i = field_bit(p + !!sign, n - !!sign);
 
 		if (i < 0) {
+			if (refuse_missing(p + !!sign, n - !!sign))
+				return -ENOTSUP;
 			fputs("Invalid field requested.\n", stderr);
 			return -EINVAL;
 		}
@@ -290,6 +377,9 @@ static int event_fields(const struct pk_attr *a, const struct script_args *args,
 	}
 	if (!(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)))
 		f &= ~(SF_SYM | SF_SYMOFF | SF_DSO);
+	/* perf prints nothing at all, not even the lines, for flags alone */
+	if (f == SF_FLAGS)
+		f = 0;
 	*out = f;
 	return 0;
 }
@@ -302,6 +392,44 @@ static uint32_t first_of_type(struct pk_reader *r, uint32_t i)
 		if (pk_reader_attr(r, j)->attr.type == type)
 			return j;
 	return i;
+}
+
+/* callindent, synth and metric print nothing, except for the events of an
+ * AUX-trace decoding (PERF_TYPE_SYNTH, BTS), which perfkit cannot print. */
+static bool aux_only_refused(struct script_ctx *c, struct pk_reader *r)
+{
+	for (uint32_t i = 0; i < c->nr_attrs; i++) {
+		const struct perf_event_attr *a = &pk_reader_attr(r, i)->attr;
+		bool bts = a->type == PERF_TYPE_HARDWARE &&
+			   a->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS && a->sample_period == 1;
+
+		if ((c->fmt[i].fields & SF_AUX_ONLY) && (a->type == 0x80000000u || bts)) {
+			fputs("perfkit: script: -F callindent, synth and metric are not implemented "
+			      "for AUX-trace (BTS, Intel PT) events\n", stderr);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The tod field needs the recording's clock data; perf's message if not. */
+static bool tod_missing(struct script_ctx *c, struct pk_reader *r)
+{
+	const struct pk_header *h = pk_reader_header(r);
+	bool tod = false;
+
+	for (uint32_t i = 0; i < c->nr_attrs; i++)
+		tod = tod || (c->fmt[i].fields & SF_TOD);
+	if (!tod)
+		return false;
+	if (!pk_header_has(h, PK_FEAT_CLOCK_DATA)) {
+		fputs("Can't provide 'tod' time, missing clock data. "
+		      "Please record with -k/--clockid option.\n", stderr);
+		return true;
+	}
+	c->tod_wall_ns = h->clock_data_wall_ns;
+	c->tod_clock_ns = h->clock_data_clockid_ns;
+	return false;
 }
 
 /*
@@ -342,7 +470,9 @@ static int setup_formats(struct script_ctx *c, const struct script_args *args)
 		if (len > c->name_width)
 			c->name_width = len;
 	}
-	return 0;
+	if (tod_missing(c, r) || aux_only_refused(c, r))
+		return -EINVAL;
+	return c->per_event_dump ? script_dump_open(c) : 0;
 }
 
 /* perf's exit status for a bad option value (129), after its message */
@@ -409,7 +539,15 @@ static int parse_long_only(int c, struct script_args *a)
 	case OPT_TIME:
 		a->time = optarg;
 		break;
-	case OPT_IGNORED:
+	case OPT_PER_EVENT_DUMP:
+		a->per_event_dump = true;
+		break;
+	case OPT_DEMANGLE:
+		a->no_demangle = false;	/* the default, as in perf */
+		break;
+	case OPT_SOURCE_PATH:
+		/* it only changes srcline and srccode, which are refused: the
+		 * output is perf's either way */
 		break;
 	case OPT_SHOW + 0 ... OPT_SHOW + 8:
 		a->show |= 1u << (c - OPT_SHOW);
@@ -425,24 +563,34 @@ static int parse_long_only(int c, struct script_args *a)
 static int check_fields(const char *spec)
 {
 	unsigned set, add, del;
-	int type;
+	int type, err = parse_fields(spec, &type, &set, &add, &del);
 
-	return parse_fields(spec, &type, &set, &add, &del) ? usage_error("") : 0;
+	if (err == -ENOTSUP)
+		return EXIT_USAGE;
+	return err ? usage_error("") : 0;
 }
 
 static int parse_script_args(int argc, char **argv, struct script_args *a)
 {
-	int c, err;
+	int c, err, li = 0;
 
 	optind = 1;
 	a->max_stack = SCRIPT_MAX_STACK;
-	while ((c = getopt_long(argc, argv, "i:F:fvqhGIc:C:S:k:", script_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:fvqhGIc:C:S:k:adDg:Lls:", script_options, &li)) !=
+	       -1) {
 		if (cli_symbol_option(c, optarg, &a->symsrc, &err)) {
 			if (err)
 				return err;
 			continue;
 		}
 		switch (c) {
+		case OPT_NOT_DONE:
+			fprintf(stderr, "perfkit: script: --%s is not implemented\n",
+				script_options[li].name);
+			return EXIT_USAGE;
+		case 'a': case 'd': case 'D': case 'g': case 'L': case 'l': case 's':
+			fprintf(stderr, "perfkit: script: -%c is not implemented\n", c);
+			return EXIT_USAGE;
 		case 'G':
 			a->hide_callchain = true;
 			break;
@@ -530,6 +678,14 @@ static int print_sample(struct script_ctx *c, struct script_pipe *pipe,
 	}
 	if (pipe)
 		script_pipe_drain(pipe);
+	if (c->per_event_dump) {
+		struct obuf *out = c->ob;
+
+		c->ob = script_dump_ob(c, ev->attr->index);
+		script_print_sample(c, ev);
+		c->ob = out;
+		return 0;
+	}
 	script_print_sample(c, ev);
 	return 0;
 }
@@ -543,7 +699,7 @@ static int run_script(struct script_ctx *c, const struct script_args *a)
 
 	/* side-band records are printed here, between the samples: no
 	 * second thread then */
-	struct script_pipe *pipe = c->show ? NULL : script_pipe_start(c);
+	struct script_pipe *pipe = c->show || c->per_event_dump ? NULL : script_pipe_start(c);
 
 	while ((err = c->show ? pk_session_next_any(c->session, &ev, &other)
 			      : pk_session_next(c->session, &ev)) > 0) {
@@ -644,6 +800,8 @@ int cmd_script(int argc, char **argv)
 	c.show = a.show;
 	c.time_mode = a.time_mode;
 	c.max_stack = a.max_stack;
+	c.per_event_dump = a.per_event_dump;
+	c.dump_input = strcmp(a.input, "-") ? a.input : NULL;
 	err = pk_session_open(&c.session, a.input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit: %s\n", pk_session_error(c.session));
@@ -674,6 +832,12 @@ int cmd_script(int argc, char **argv)
 	}
 	err = run_script(&c, &a);
 	werr = obuf_close(c.ob);
+	if (c.per_event_dump) {
+		int derr = script_dump_close(&c);
+
+		if (!werr)
+			werr = derr;
+	}
 	if (werr && werr != -EPIPE && !err) {
 		fprintf(stderr, "perfkit: script: writing the output: %s\n", strerror(-werr));
 		err = werr;
@@ -682,6 +846,8 @@ int cmd_script(int argc, char **argv)
 		cli_session_symbol_hint(c.session);
 out:
 	fflush(stdout);
+	if (c.dumps)
+		script_dump_close(&c);
 	free(c.trace_buf);
 	free(c.fmt);
 	free(c.frames);

@@ -26,12 +26,32 @@ static void usage(FILE *f)
 		"    -p, --pid <pid>       stat events on existing process id(s)\n"
 		"    -t, --tid <tid>       stat events on existing thread id(s)\n"
 		"    -r, --repeat <n>      repeat command and print average + stddev\n"
-		"    -I, --interval-print <ms>  print counts every <ms> milliseconds\n"
+		"    -I, --interval-print <ms>  print counts every <ms> milliseconds (0: off)\n"
 		"    -x, --field-separator <sep>  CSV-style output with this separator\n"
 		"    -j, --json            JSON output\n"
 		"    -o, --output <file>   write the output to a file\n"
 		"    -A, --no-aggr         do not aggregate counts across CPUs\n"
 		"        --per-thread      aggregate counts per thread\n"
+		"        --per-core        aggregate counts per physical core (with -a or -C)\n"
+		"        --per-die         aggregate counts per die (with -a or -C)\n"
+		"        --per-socket      aggregate counts per socket (with -a or -C)\n"
+		"        --per-node        aggregate counts per NUMA node (with -a or -C)\n"
+		"    -d, --detailed        add the L1 and last-level cache events; -dd the\n"
+		"                          L1-icache and TLB ones too, -ddd the prefetches\n"
+		"    -B, --big-num         thousands' separators (the default; --no-big-num)\n"
+		"        --all-user        every event counts in user space only\n"
+		"        --all-kernel      every event counts in kernel space only\n"
+		"        --timeout <ms>    stop the command (SIGTERM) or the count after <ms>\n"
+		"        --interval-count <n>  stop printing after <n> intervals (with -I)\n"
+		"    -n, --null            null run: no counters, the elapsed time only\n"
+		"        --quiet           print no counts (the exit status only)\n"
+		"    -S, --sync            call sync() before each run\n"
+		"        --append          append to the -o file\n"
+		"        --pre <cmd>, --post <cmd>  run cmd (sh -c) before/after each run\n"
+		"        --no-scale        counts as read, not scaled for multiplexing\n"
+		"    -g, --group           put all the events in one group\n"
+		"    perf's other options (-M, -G, -T, --topdown, --metric-only, ...) are\n"
+		"    refused: not implemented\n"
 		"        --filter <expr>   tracepoint filter for the events of the last -e\n"
 		"    -i, --no-inherit      child tasks do not inherit counters\n"
 		"    -D, --delay <ms>      start counting after <ms> milliseconds\n"
@@ -80,7 +100,58 @@ static int set_filter(struct stat_cmd *c, const char *filter)
 	return 0;
 }
 
-enum { OPT_PER_THREAD = 256, OPT_FILTER };
+enum {
+	OPT_PER_THREAD = 256, OPT_FILTER, OPT_NO_BIG_NUM, OPT_ALL_USER, OPT_ALL_KERNEL,
+	OPT_TIMEOUT, OPT_INTERVAL_COUNT, OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE,
+	OPT_QUIET, OPT_APPEND, OPT_PRE, OPT_POST, OPT_SCALE, OPT_NO_SCALE, OPT_NOT_DONE,
+};
+
+/* perf stat -d, -dd, -ddd: the events each level adds, after the others */
+static const char *const detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+	"iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+/* -g: one group of every event, led by the first (groups of -e undone). */
+static void group_all(struct pk_event_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		l->ev[i].leader = 0;
+		l->ev[i].group_size = i ? 1 : (int)l->nr;
+	}
+}
+
+/* Checks perf makes once every option is known; 129 or 0. */
+static int check_combinations(struct stat_cmd *c)
+{
+	if (c->json && c->sep) {
+		cli_error("stat: -x and -j are mutually exclusive");
+		return 129;
+	}
+	if (c->big_num == 1 && c->sep) {
+		cli_error("stat: -B option not supported with -x");
+		return 129;
+	}
+	if (c->timeout_ms && c->interval_ms) {
+		cli_error("stat: --timeout is not supported with --interval-print");
+		return 129;
+	}
+	if (c->interval_count && !c->interval_ms) {
+		cli_error("stat: --interval-count needs --interval-print (-I)");
+		return 129;
+	}
+	if (c->topo != AGGR_GLOBAL && !c->all_cpus && !c->cpu_list) {
+		cli_error("stat: --per-core, --per-die, --per-socket and --per-node need -a or -C");
+		return 129;
+	}
+	if (c->repeat > 1 && !c->argv) {
+		cli_error("stat: --repeat needs a command to run");
+		return 129;
+	}
+	return 0;
+}
 
 static int parse_options(struct stat_cmd *c, int argc, char **argv)
 {
@@ -97,6 +168,48 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		{"output", required_argument, NULL, 'o'},
 		{"no-aggr", no_argument, NULL, 'A'},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"per-core", no_argument, NULL, OPT_PER_CORE},
+		{"per-die", no_argument, NULL, OPT_PER_DIE},
+		{"per-socket", no_argument, NULL, OPT_PER_SOCKET},
+		{"per-node", no_argument, NULL, OPT_PER_NODE},
+		{"detailed", no_argument, NULL, 'd'},
+		{"big-num", no_argument, NULL, 'B'},
+		{"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
+		{"all-user", no_argument, NULL, OPT_ALL_USER},
+		{"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
+		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
+		{"null", no_argument, NULL, 'n'},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"sync", no_argument, NULL, 'S'},
+		{"append", no_argument, NULL, OPT_APPEND},
+		{"pre", required_argument, NULL, OPT_PRE},
+		{"post", required_argument, NULL, OPT_POST},
+		{"scale", no_argument, NULL, OPT_SCALE},
+		{"no-scale", no_argument, NULL, OPT_NO_SCALE},
+		{"group", no_argument, NULL, 'g'},
+		/* perf's options that perfkit does not implement: refused by name */
+		{"cgroup", optional_argument, NULL, OPT_NOT_DONE},
+		{"metrics", optional_argument, NULL, OPT_NOT_DONE},
+		{"transaction", optional_argument, NULL, OPT_NOT_DONE},
+		{"control", optional_argument, NULL, OPT_NOT_DONE},
+		{"cputype", optional_argument, NULL, OPT_NOT_DONE},
+		{"for-each-cgroup", optional_argument, NULL, OPT_NOT_DONE},
+		{"hybrid-merge", optional_argument, NULL, OPT_NOT_DONE},
+		{"interval-clear", optional_argument, NULL, OPT_NOT_DONE},
+		{"iostat", optional_argument, NULL, OPT_NOT_DONE},
+		{"log-fd", optional_argument, NULL, OPT_NOT_DONE},
+		{"metric-no-group", optional_argument, NULL, OPT_NOT_DONE},
+		{"metric-no-merge", optional_argument, NULL, OPT_NOT_DONE},
+		{"metric-only", optional_argument, NULL, OPT_NOT_DONE},
+		{"no-csv-summary", optional_argument, NULL, OPT_NOT_DONE},
+		{"no-merge", optional_argument, NULL, OPT_NOT_DONE},
+		{"percore-show-thread", optional_argument, NULL, OPT_NOT_DONE},
+		{"smi-cost", optional_argument, NULL, OPT_NOT_DONE},
+		{"summary", optional_argument, NULL, OPT_NOT_DONE},
+		{"table", optional_argument, NULL, OPT_NOT_DONE},
+		{"td-level", optional_argument, NULL, OPT_NOT_DONE},
+		{"topdown", optional_argument, NULL, OPT_NOT_DONE},
 		{"filter", required_argument, NULL, OPT_FILTER},
 		{"no-inherit", no_argument, NULL, 'i'},
 		{"delay", required_argument, NULL, 'D'},
@@ -104,12 +217,29 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
-	int opt;
+	int opt, li = 0;
 
 	c->repeat = 1;
+	c->big_num = -1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e:aC:p:t:r:I:x:jo:AiD:vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:aC:p:t:r:I:x:jo:AiD:vhdBnSgG:M:T", longopts,
+				  &li)) != -1) {
 		switch (opt) {
+		case OPT_NOT_DONE:
+			cli_error("stat: --%s is not implemented", longopts[li].name);
+			return 129;
+		case 'G': case 'M': case 'T':
+			cli_error("stat: -%c is not implemented", opt);
+			return 129;
+		case 'n': c->null_run = true; break;
+		case OPT_QUIET: c->quiet = true; break;
+		case 'S': c->sync = true; break;
+		case OPT_APPEND: c->append = true; break;
+		case OPT_PRE: c->pre_cmd = optarg; break;
+		case OPT_POST: c->post_cmd = optarg; break;
+		case OPT_SCALE: c->no_scale = false; break;
+		case OPT_NO_SCALE: c->no_scale = true; break;
+		case 'g': c->group = true; break;
 		case 'e':
 			if (add_events(c, optarg))
 				return 129;
@@ -123,18 +253,36 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 				return 129;
 			break;
 		case 'I':
-			if (parse_int(optarg, 1, "--interval-print", &c->interval_ms))
+			/* perf 6.1 takes any period; 0 means no intervals */
+			if (parse_int(optarg, 0, "--interval-print", &c->interval_ms))
 				return 129;
-			if (c->interval_ms < 10) {
-				cli_error("stat: --interval-print must be >= 10 ms");
-				return 129;
-			}
 			break;
 		case 'x': c->sep = optarg; break;
 		case 'j': c->json = true; break;
 		case 'o': c->output = optarg; break;
 		case 'A': c->no_aggr = true; break;
 		case OPT_PER_THREAD: c->per_thread = true; break;
+		case OPT_PER_CORE: c->topo = AGGR_CORE; break;
+		case OPT_PER_DIE: c->topo = AGGR_DIE; break;
+		case OPT_PER_SOCKET: c->topo = AGGR_SOCKET; break;
+		case OPT_PER_NODE: c->topo = AGGR_NODE; break;
+		case 'd': c->detailed++; break;
+		case 'B': c->big_num = 1; break;
+		case OPT_NO_BIG_NUM: c->big_num = 0; break;
+		case OPT_ALL_USER: c->all_user = true; break;
+		case OPT_ALL_KERNEL: c->all_kernel = true; break;
+		case OPT_TIMEOUT:
+			if (parse_int(optarg, 0, "--timeout", &c->timeout_ms))
+				return 129;
+			if (c->timeout_ms < 10) {
+				cli_error("stat: --timeout must be >= 10 ms");
+				return 129;
+			}
+			break;
+		case OPT_INTERVAL_COUNT:
+			if (parse_int(optarg, 1, "--interval-count", &c->interval_count))
+				return 129;
+			break;
 		case OPT_FILTER:
 			if (set_filter(c, optarg))
 				return 129;
@@ -159,16 +307,18 @@ static int parse_options(struct stat_cmd *c, int argc, char **argv)
 		usage(stderr);
 		return 129;
 	}
-	if (c->json && c->sep) {
-		cli_error("stat: -x and -j are mutually exclusive");
-		return 129;
-	}
-	if (c->repeat > 1 && !c->argv) {
-		cli_error("stat: --repeat needs a command to run");
-		return 129;
-	}
+	opt = check_combinations(c);
+	if (opt)
+		return opt;
+	if (c->null_run)
+		return -1;	/* no events at all, whatever -e said */
 	if (!c->events.nr && add_events(c, DEFAULT_EVENTS))
 		return 129;
+	for (int d = 0; d < c->detailed && d < 3; d++)
+		if (add_events(c, detailed_events[d]))
+			return 129;
+	if (c->group)
+		group_all(&c->events);
 	return -1;
 }
 
@@ -273,13 +423,69 @@ static int setup_targets(struct stat_cmd *c)
 	return 0;
 }
 
+static enum pk_aggr_mode topo_mode(enum stat_aggr a)
+{
+	switch (a) {
+	case AGGR_CORE: return PK_AGGR_CORE;
+	case AGGR_DIE: return PK_AGGR_DIE;
+	case AGGR_SOCKET: return PK_AGGR_SOCKET;
+	default: return PK_AGGR_NODE;
+	}
+}
+
+/* The slots of --per-core...: the library groups the CPUs by topology. */
+static int setup_topo_slots(struct stat_cmd *c)
+{
+	struct pk_aggr_id *ids = NULL;
+	int n;
+
+	c->cpu_to_slot = calloc((size_t)c->nr_cpus, sizeof(int));
+	if (!c->cpu_to_slot)
+		return -1;
+	n = pk_cpu_aggr_map(c->cpus, c->nr_cpus, topo_mode(c->aggr), NULL, &ids,
+			    c->cpu_to_slot);
+	if (n <= 0) {
+		cli_error("stat: cannot read the CPU topology: %s", strerror(n ? -n : ENOENT));
+		return -1;
+	}
+	c->nr_slots = n;
+	c->slot_names = calloc((size_t)n, sizeof(char *));
+	c->slot_cpus = calloc((size_t)n, sizeof(int));
+	if (!c->slot_names || !c->slot_cpus) {
+		free(ids);
+		return -1;
+	}
+	for (int i = 0; i < c->nr_cpus; i++)
+		c->slot_cpus[c->cpu_to_slot[i]]++;
+	for (int s = 0; s < n; s++) {
+		char name[64];
+
+		pk_aggr_id_name(&ids[s], topo_mode(c->aggr), name, sizeof(name));
+		if (!(c->slot_names[s] = strdup(name))) {
+			free(ids);
+			return -1;
+		}
+	}
+	free(ids);
+	return 0;
+}
+
 static int setup_slots(struct stat_cmd *c)
 {
 	c->aggr = AGGR_GLOBAL;
 	c->nr_slots = 1;
+	if (c->topo != AGGR_GLOBAL && c->nr_cpus) {
+		c->aggr = c->topo;
+		return setup_topo_slots(c);
+	}
 	if (c->no_aggr && c->nr_cpus) {
 		c->aggr = AGGR_CPU;
 		c->nr_slots = c->nr_cpus;
+		c->cpu_to_slot = calloc((size_t)c->nr_cpus, sizeof(int));
+		if (!c->cpu_to_slot)
+			return -1;
+		for (int i = 0; i < c->nr_cpus; i++)
+			c->cpu_to_slot[i] = i;
 	} else if (c->per_thread && c->nr_threads) {
 		c->aggr = AGGR_THREAD;
 		c->nr_slots = c->nr_threads;
@@ -307,6 +513,8 @@ static void cleanup(struct stat_cmd *c)
 	for (int s = 0; c->slot_names && s < c->nr_slots; s++)
 		free(c->slot_names[s]);
 	free(c->slot_names);
+	free(c->cpu_to_slot);
+	free(c->slot_cpus);
 	if (c->out && c->out != stderr)
 		fclose(c->out);
 }
@@ -343,10 +551,17 @@ int cmd_stat(int argc, char **argv)
 	if (setup_targets(&c) || setup_slots(&c))
 		goto out;
 	c.out = stderr;
-	if (c.output) {
+	if (c.quiet) {
+		/* counts go nowhere; messages still to stderr */
+		c.out = fopen("/dev/null", "w");
+		if (!c.out) {
+			cli_error("stat: cannot open /dev/null: %s", strerror(errno));
+			goto out;
+		}
+	} else if (c.output) {
 		time_t now = time(NULL);
 
-		c.out = fopen(c.output, "w");
+		c.out = fopen(c.output, c.append ? "a" : "w");
 		if (!c.out) {
 			cli_error("stat: cannot open '%s': %s", c.output, strerror(errno));
 			goto out;

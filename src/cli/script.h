@@ -34,6 +34,12 @@ enum script_field {
 	SF_BRSTACKSYM = 1 << 20,
 	SF_IREGS = 1 << 21,
 	SF_UREGS = 1 << 22,
+	SF_FLAGS = 1 << 23,
+	SF_MISC = 1 << 24,
+	SF_IPC = 1 << 25,
+	SF_BRSTACKOFF = 1 << 26,
+	SF_TOD = 1 << 27,
+	SF_AUX_ONLY = 1 << 28,	/* callindent, synth, metric: AUX-trace data only */
 };
 
 /* --reltime, --deltatime */
@@ -80,6 +86,13 @@ struct script_ctx {
 	struct pk_sample_filter *filter; /* NULL: every sample */
 	enum script_time_mode time_mode;
 	uint64_t first_time, prev_time;	/* of the lines printed, for time_mode */
+	/* the tod field: wall time at the clock's reading (CLOCK_DATA) */
+	uint64_t tod_wall_ns, tod_clock_ns;
+	/* --per-event-dump (script_dump.c) */
+	bool per_event_dump;
+	const char *dump_input;		/* the input's path; NULL for a pipe */
+	struct script_dump *dumps;	/* per attr index */
+	uint32_t nr_dumps;
 };
 
 /* The columns every line starts with. */
@@ -88,6 +101,8 @@ struct script_start {
 	int32_t pid, tid;
 	uint32_t cpu;
 	uint64_t time;
+	uint16_t misc;		/* the record's header misc, for the misc field */
+	uint32_t type;		/* the record's type (PERF_RECORD_*) */
 };
 
 #define SCRIPT_MAX_STACK 127
@@ -100,6 +115,7 @@ struct script_fields {
 	uint64_t ip, time, period;
 	uint32_t pid, tid, cpu;
 	uint16_t weight_var2;
+	uint16_t misc;		/* header misc of the sample record */
 	uint64_t data_src, weight, phys_addr, data_page_size, code_page_size;
 };
 
@@ -151,6 +167,11 @@ void script_lines_free(struct script_lines *l);
 void script_print_frame(struct script_ctx *c, const struct pk_location *l, unsigned f);
 /* The iregs or uregs field (script_regs.c). */
 void script_print_regs(struct script_ctx *c, const struct pk_regs *regs, bool swapped);
+/* --per-event-dump: a file per event (script_dump.c).  Open the files of
+ * the attrs not seen yet; the buffer of attr i's samples; close all. */
+int script_dump_open(struct script_ctx *c);
+struct obuf *script_dump_ob(struct script_ctx *c, uint32_t i);
+int script_dump_close(struct script_ctx *c);
 /* A non-sample record, when one of the --show-*-events asks for it. */
 void script_print_record(struct script_ctx *c, const struct pk_record *rec);
 

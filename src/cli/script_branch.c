@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * perf script's brstack and brstacksym fields: every branch-stack entry
- * as "from/to/flags", by address or by symbol, each end with its DSO in
- * parentheses when the dso field is on.
+ * perf script's brstack, brstacksym and brstackoff fields: every
+ * branch-stack entry as "from/to/flags", by address, by symbol or by
+ * offset in its DSO, each end with its DSO in parentheses when the dso
+ * field is on.
  */
 #include <inttypes.h>
 #include "obuf.h"
@@ -56,37 +57,40 @@ static void print_symoff(struct obuf *o, const struct pk_location *l)
 	obuf_hex(o, l->addr - l->sym->start, 0);
 }
 
+enum br_mode { BR_ADDR, BR_SYM, BR_OFF };
+
 static void print_end(struct script_ctx *c, const struct pk_session_sample *ev, uint64_t addr,
-		      unsigned f, bool sym)
+		      unsigned f, enum br_mode mode)
 {
 	struct pk_location l;
 
 	pk_session_resolve_fallback(c->session, ev->thread, ev->rec->misc & PK_MISC_CPUMODE_MASK,
 				    addr, &l);
-	if (sym) {
+	if (mode == BR_SYM) {
 		print_symoff(c->ob, &l);
 	} else {
+		/* brstackoff: the address in its DSO's terms, when in a map */
 		obuf_write(c->ob, "0x", 2);
-		obuf_hex(c->ob, addr, 0);
+		obuf_hex(c->ob, mode == BR_OFF && l.dso ? l.addr : addr, 0);
 	}
 	print_dso(c->ob, &l, f);
 }
 
 void script_print_brstack(struct script_ctx *c, const struct pk_session_sample *ev, unsigned f)
 {
-	/* perf prints one of the two, brstack first */
-	bool sym = !(f & SF_BRSTACK);
+	/* perf prints one of the three: brstack, else brstacksym, else brstackoff */
+	enum br_mode mode = (f & SF_BRSTACK) ? BR_ADDR : (f & SF_BRSTACKSYM) ? BR_SYM : BR_OFF;
 
 	if (!(ev->sample.type & PERF_SAMPLE_BRANCH_STACK))
 		return;
 	for (uint64_t i = 0; i < ev->sample.branch_nr; i++) {
 		struct pk_branch_entry br = pk_sample_branch_at(&ev->sample, i);
 
-		if (!sym)
+		if (mode != BR_SYM)
 			obuf_putc(c->ob, ' ');
-		print_end(c, ev, br.from, f, sym);
+		print_end(c, ev, br.from, f, mode);
 		obuf_putc(c->ob, '/');
-		print_end(c, ev, br.to, f, sym);
+		print_end(c, ev, br.to, f, mode);
 		print_flags(c->ob, br.flags);
 	}
 }

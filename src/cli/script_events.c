@@ -207,6 +207,8 @@ static void record_start(const struct pk_record *rec, const struct pk_record_fie
 	*tid = st->tid = f->sid.present & PERF_SAMPLE_TID ? (int32_t)f->sid.tid : -1;
 	st->cpu = f->sid.present & PERF_SAMPLE_CPU ? f->sid.cpu : UINT32_MAX;
 	st->time = f->sid.present & PERF_SAMPLE_TIME ? f->sid.time : UINT64_MAX;
+	st->misc = rec->misc;
+	st->type = rec->type;
 	switch (rec->type) {
 	case PK_RECORD_COMM:
 		*pid = (int32_t)f->comm.pid, *tid = (int32_t)f->comm.tid;

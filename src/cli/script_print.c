@@ -6,6 +6,8 @@
  * through obuf: millions of lines, no printf.
  */
 #include <inttypes.h>
+#include <stdio.h>
+#include <time.h>
 #include "obuf.h"
 #include "script.h"
 
@@ -71,6 +73,69 @@ static char *put_time(struct script_ctx *c, char *p, uint64_t time)
 	return p + 2;
 }
 
+/* perf's misc column: the cpumode letters (each tested as a whole value
+ * against the misc bits, as perf does: a hypervisor sample shows KUH),
+ * then the record type's own bit, padded to six. */
+static char *put_misc(char *p, uint16_t misc, uint32_t type)
+{
+	static const struct {
+		uint16_t v;
+		char c;
+	} modes[] = {{1, 'K'}, {2, 'U'}, {3, 'H'}, {4, 'G'}, {5, 'g'}};
+	char *start = p;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((misc & modes[i].v) == modes[i].v)
+			*p++ = modes[i].c;
+	switch (type) {
+	case PK_RECORD_MMAP:
+	case PK_RECORD_MMAP2:
+		if (misc & (1 << 13))	/* MMAP_DATA */
+			*p++ = 'M';
+		break;
+	case PK_RECORD_COMM:
+		if (misc & PK_MISC_COMM_EXEC)
+			*p++ = 'E';
+		break;
+	case PK_RECORD_SWITCH:
+	case PK_RECORD_SWITCH_CPU_WIDE:
+		if (misc & PK_MISC_SWITCH_OUT) {
+			*p++ = 'S';
+			if (misc & PK_MISC_SWITCH_PREEMPT)
+				*p++ = 'p';
+		}
+		break;
+	default:
+		break;
+	}
+	/* "%*s" of " " with 6 - letters: at least the one space */
+	return put_pad(p, ' ', p - start < 6 ? (int)(6 - (p - start)) : 1, 0);
+}
+
+/* perf's tod field: the sample's time as local wall-clock time, from the
+ * recording's CLOCK_DATA, then a space */
+static char *put_tod(struct script_ctx *c, char *p, uint64_t t)
+{
+	uint64_t tod = c->tod_wall_ns;
+	char date[64];
+	struct tm tm;
+	time_t sec;
+	unsigned long ns;
+
+	if (t > c->tod_clock_ns)
+		tod += t - c->tod_clock_ns;
+	else
+		tod -= c->tod_clock_ns - t;
+	sec = (time_t)(tod / 1000000000ULL);
+	ns = (unsigned long)(tod % 1000000000ULL);
+	if (!localtime_r(&sec, &tm))
+		return p + sprintf(p, "failed ");
+	strftime(date, sizeof(date), "%F %H:%M:%S", &tm);
+	if (c->nanosecs)
+		return p + sprintf(p, "%s.%09lu ", date, ns);
+	return p + sprintf(p, "%s.%06lu ", date, ns / 1000);
+}
+
 /* The comm is the one piece of unbounded length (a thread name is at
  * most 16 bytes, but a file can say anything). */
 #define START_MAX_COMM 1024
@@ -86,8 +151,8 @@ void script_print_start(struct script_ctx *c, const struct script_start *st, uns
 		obuf_putc(c->ob, ' ');
 		f &= ~SF_COMM;
 	}
-	/* what follows the comm takes less than 100 bytes */
-	p = obuf_reserve(c->ob, 16 + START_MAX_COMM + 100);
+	/* what follows the comm (ids, cpu, misc, tod, time) takes less than 160 bytes */
+	p = obuf_reserve(c->ob, 16 + START_MAX_COMM + 160);
 	if (f & SF_COMM) {
 		if (!chain)
 			p = put_pad(p, ' ', 16, (unsigned)comm_len);
@@ -110,6 +175,10 @@ void script_print_start(struct script_ctx *c, const struct script_start *st, uns
 		memcpy(p, "] ", 2);
 		p += 2;
 	}
+	if (f & SF_MISC)
+		p = put_misc(p, st->misc, st->type);
+	if (f & SF_TOD)
+		p = put_tod(c, p, st->time);
 	if (f & SF_TIME)
 		p = put_time(c, p, st->time);
 	obuf_commit(c->ob, p);
@@ -211,7 +280,7 @@ static void print_head(struct script_ctx *c, const struct script_job *j, unsigne
 {
 	const struct script_event_fmt *fmt = &c->fmt[j->attr->index];
 	struct script_start st = {j->comm, (int32_t)j->s.pid, (int32_t)j->s.tid, j->s.cpu,
-				  j->s.time};
+				  j->s.time, j->s.misc, PERF_RECORD_SAMPLE};
 	struct obuf *o = c->ob;
 
 	script_print_start(c, &st, f, fmt->callchain && (f & SF_IP));
@@ -226,6 +295,10 @@ static void print_head(struct script_ctx *c, const struct script_job *j, unsigne
 		obuf_pad(o, j->attr->name ? j->attr->name : "[unknown]", c->name_width, 0);
 		obuf_write(o, ": ", 2);
 	}
+	/* perf's "  %-21s " of the branch flags: only AUX-trace decoders
+	 * (Intel PT...) set them, so for perfkit they are always empty */
+	if (f & SF_FLAGS)
+		obuf_pad(o, "", 24, 0);
 }
 
 static void print_ip(struct script_ctx *c, const struct script_job *j, unsigned f)
@@ -245,8 +318,8 @@ static void print_ip(struct script_ctx *c, const struct script_job *j, unsigned 
 
 bool script_job_needs_session(const struct script_ctx *c, const struct pk_attr *attr)
 {
-	return c->fmt[attr->index].fields &
-	       (SF_TRACE | SF_ADDR | SF_IREGS | SF_UREGS | SF_BRSTACK | SF_BRSTACKSYM);
+	return c->fmt[attr->index].fields & (SF_TRACE | SF_ADDR | SF_IREGS | SF_UREGS | SF_BRSTACK |
+					     SF_BRSTACKSYM | SF_BRSTACKOFF);
 }
 
 void script_format_job(struct script_ctx *c, const struct script_job *j)
@@ -276,6 +349,7 @@ void script_job_init(struct script_job *j, const struct pk_session_sample *ev)
 		.tid = s->tid,
 		.cpu = s->cpu,
 		.weight_var2 = s->weight_var2,
+		.misc = ev->rec->misc,
 		.data_src = s->data_src,
 		.weight = s->weight,
 		.phys_addr = s->phys_addr,
@@ -323,7 +397,7 @@ void script_print_sample(struct script_ctx *c, const struct pk_session_sample *e
 		script_print_regs(c, &ev->sample.regs_intr, ev->sample.swapped);
 	if (f & SF_UREGS)
 		script_print_regs(c, &ev->sample.regs_user, ev->sample.swapped);
-	if (f & (SF_BRSTACK | SF_BRSTACKSYM))
+	if (f & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
 		script_print_brstack(c, ev, f);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
 		print_phys(o, &j.s, f);

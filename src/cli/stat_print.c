@@ -15,14 +15,42 @@ static bool is_csv(const struct stat_print *p)
 	return p->sep != NULL;
 }
 
-static void print_prefix(const struct stat_print *p, int slot)
+static const char *const topo_keys[] = {"core", "die", "socket", "node"};
+
+/* "S0-D0-C1   1 ": the topology group and its CPU count, perf's widths. */
+static void print_topo_prefix(const struct stat_print *p, int slot, int nr, const char *sep)
+{
+	const char *name = p->slot_names[slot], *last = strrchr(name, '-');
+
+	if (is_csv(p)) {
+		fprintf(p->out, "%s%s%d%s", name, sep, nr, sep);
+		return;
+	}
+	/* the last number is left-aligned: 8 wide after C or D, 5 after S or N */
+	last = last ? last + 1 : name;
+	fprintf(p->out, "%.*s%c%-*s%s%4d%s", (int)(last - name), name, *last,
+		p->aggr == AGGR_CORE || p->aggr == AGGR_DIE ? 8 : 5, last + 1, sep, nr, sep);
+}
+
+/* CPUs behind a line: a tool event (duration_time) has one, the set's
+ * first, so other groups show 0 and <not counted>, as in perf. */
+static int slot_nr_cpus(const struct stat_print *p, int slot, const struct pk_event *ev)
+{
+	return ev->tool ? slot == p->tool_slot : p->slot_cpus[slot];
+}
+
+static void print_prefix(const struct stat_print *p, int slot, const struct pk_event *ev)
 {
 	const char *sep = is_csv(p) ? p->sep : " ";
 
 	if (p->json) {
 		if (p->interval)
 			fprintf(p->out, "\"interval\" : %.9f, ", p->ts);
-		if (p->aggr == AGGR_CPU)
+		if (stat_aggr_topo(p->aggr))
+			fprintf(p->out, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ",
+				topo_keys[p->aggr - AGGR_CORE], p->slot_names[slot],
+				slot_nr_cpus(p, slot, ev));
+		else if (p->aggr == AGGR_CPU)
 			fprintf(p->out, "\"cpu\" : \"%s\", ", p->slot_names[slot] + 3);
 		else if (p->aggr == AGGR_THREAD)
 			fprintf(p->out, "\"thread\" : \"%s\", ", p->slot_names[slot]);
@@ -37,7 +65,9 @@ static void print_prefix(const struct stat_print *p, int slot)
 		}
 		fprintf(p->out, "%6lu.%09lu%s", sec, nsec, sep);
 	}
-	if (p->aggr == AGGR_CPU) {
+	if (stat_aggr_topo(p->aggr)) {
+		print_topo_prefix(p, slot, slot_nr_cpus(p, slot, ev), sep);
+	} else if (p->aggr == AGGR_CPU) {
 		if (is_csv(p))
 			fprintf(p->out, "%s%s", p->slot_names[slot], sep);
 		else
@@ -103,8 +133,10 @@ static void print_value(const struct stat_print *p, const struct pk_event *ev, d
 	}
 	if (special)
 		fprintf(p->out, "%18s", special);
-	else
+	else if (p->big_num)
 		fprintf(p->out, frac ? "%'18.2f" : "%'18.0f", v * ev->scale);
+	else
+		fprintf(p->out, frac ? "%18.2f" : "%18.0f", v * ev->scale);
 	fprintf(p->out, " %-*s %-*s", p->unit_width, unit, NAME_LEN, ev->name);
 }
 
@@ -120,13 +152,18 @@ static void print_json_line(const struct stat_print *p, int e, int slot, const c
 	else
 		snprintf(buf, sizeof(buf), "%f", v * ev->scale);
 	fprintf(p->out, "{");
-	print_prefix(p, slot);
+	print_prefix(p, slot, ev);
 	fprintf(p->out, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
 		buf, ev->unit ? ev->unit : "", ev->name);
 	if (p->repeat > 1)
 		fprintf(p->out, "\"variance\" : %.2f, ", pk_stat_acc_rel_stddev(&sv->acc));
 	fprintf(p->out, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
 		(unsigned long long)sv->run, pct);
+	if (!have && !special) {
+		/* perf 6.1 prints a counted event's missing metric unit so */
+		fprintf(p->out, ", \"metric-value\" : %f, \"metric-unit\" : \"(null)\"}\n", 0.0);
+		return;
+	}
 	print_metric(p, m, have);
 	fprintf(p->out, "}\n");
 }
@@ -153,6 +190,10 @@ static void print_line(const struct stat_print *p, int e, int slot, const struct
 	bool have = false;
 	double v = sv->acc.mean, pct = 100.0;
 
+	/* a tool event is counted once, on the set's first CPU: with -A perf
+	 * shows it on that CPU's line only */
+	if (ev->tool && p->aggr == AGGR_CPU && slot != p->tool_slot)
+		return;
 	if (st == PK_COUNT_NOT_SUPPORTED)
 		special = "<not supported>";
 	else if (!sv->counted)
@@ -166,7 +207,7 @@ static void print_line(const struct stat_print *p, int e, int slot, const struct
 		print_json_line(p, e, slot, special, v, sv, pct, &m, have);
 		return;
 	}
-	print_prefix(p, slot);
+	print_prefix(p, slot, ev);
 	print_value(p, ev, v, special);
 	if (is_csv(p)) {
 		if (p->repeat > 1)
@@ -197,10 +238,16 @@ void stat_print_counters(const struct stat_print *p)
 		return;
 	for (int s = 0; s < p->nr_slots; s++)
 		slot_ctx(p, s, &ctx[s]);
-	/* perf lists per-CPU and per-thread lines grouped by event. */
-	for (size_t e = 0; e < p->events->nr; e++) {
+	/* perf lists per-CPU and per-thread lines grouped by event, topology
+	 * groups' lines grouped by group */
+	if (stat_aggr_topo(p->aggr)) {
 		for (int s = 0; s < p->nr_slots; s++)
-			print_line(p, (int)e, s, &ctx[s]);
+			for (size_t e = 0; e < p->events->nr; e++)
+				print_line(p, (int)e, s, &ctx[s]);
+	} else {
+		for (size_t e = 0; e < p->events->nr; e++)
+			for (int s = 0; s < p->nr_slots; s++)
+				print_line(p, (int)e, s, &ctx[s]);
 	}
 	free(ctx);
 }
@@ -209,8 +256,15 @@ void stat_print_interval_header(const struct stat_print *p)
 {
 	if (is_csv(p) || p->json)
 		return;
-	if (p->aggr == AGGR_CPU)
-		fprintf(p->out, "#           time CPU    counts %*s events\n", p->unit_width, "unit");
+	static const char *const topo_heads[] = {"core            cpus", "die          cpus",
+						 "socket cpus", "node   cpus"};
+
+	if (stat_aggr_topo(p->aggr))
+		fprintf(p->out, "#           time %s             counts %*s events\n",
+			topo_heads[p->aggr - AGGR_CORE], p->unit_width, "unit");
+	else if (p->aggr == AGGR_CPU)
+		fprintf(p->out, "#           time CPU                    counts %*s events\n",
+			p->unit_width, "unit");
 	else if (p->aggr == AGGR_THREAD)
 		fprintf(p->out, "#           time             comm-pid                  counts %*s events\n",
 			p->unit_width, "unit");
@@ -247,7 +301,8 @@ void stat_print_footer(const struct stat_print *p, const struct pk_stat_acc *ela
 {
 	if (is_csv(p) || p->json)
 		return;
-	fputc('\n', p->out);
+	if (p->events->nr)	/* -n: the header's blank line is the only one */
+		fputc('\n', p->out);
 	if (p->repeat > 1) {
 		double sd = pk_stat_acc_stddev(elapsed) / 1e9;
 		int prec = precision_for(sd);

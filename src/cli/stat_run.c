@@ -33,27 +33,15 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Count of event e in a slot: everything, one CPU or one thread. */
-static int read_slot(struct pk_counter_set *set, enum stat_aggr aggr, int e, int slot,
+/* Count of event e in a slot: everything, a CPU, a thread or a topology group. */
+static int read_slot(struct pk_counter_set *set, const struct stat_cmd *c, int e, int slot,
 		     struct pk_count *out)
 {
-	struct pk_count one;
-	int ret;
-
-	if (aggr == AGGR_GLOBAL)
+	if (c->aggr == AGGR_GLOBAL)
 		return pk_counter_read(set, e, out);
-	memset(out, 0, sizeof(*out));
-	int n = aggr == AGGR_CPU ? pk_counter_set_nr_threads(set) : pk_counter_set_nr_cpus(set);
-	for (int i = 0; i < n; i++) {
-		ret = aggr == AGGR_CPU ? pk_counter_read_one(set, e, slot, i, &one)
-				       : pk_counter_read_one(set, e, i, slot, &one);
-		if (ret)
-			return ret;
-		out->val += one.val;
-		out->ena += one.ena;
-		out->run += one.run;
-	}
-	return 0;
+	if (c->aggr == AGGR_THREAD)
+		return pk_counter_read_thread(set, e, slot, out);
+	return pk_counter_read_aggr(set, e, c->cpu_to_slot, slot, out);
 }
 
 struct run_state {
@@ -78,7 +66,7 @@ static int collect(struct run_state *rs, bool delta, bool reset_vals)
 			size_t i = e * (size_t)c->nr_slots + (size_t)s;
 			struct stat_value *sv = &rs->vals[i];
 			struct pk_count cnt, d;
-			int ret = read_slot(rs->set, c->aggr, (int)e, s, &cnt);
+			int ret = read_slot(rs->set, c, (int)e, s, &cnt);
 
 			if (ret) {
 				cli_error("stat: %s: %s", c->events.ev[e].name,
@@ -94,7 +82,7 @@ static int collect(struct run_state *rs, bool delta, bool reset_vals)
 			}
 			if (reset_vals)
 				memset(sv, 0, sizeof(*sv));
-			pk_stat_acc_add(&sv->acc, pk_count_scaled(&d));
+			pk_stat_acc_add(&sv->acc, c->no_scale ? (double)d.val : pk_count_scaled(&d));
 			sv->ena_sum += (double)d.ena;
 			sv->run_sum += (double)d.run;
 			sv->ena = (uint64_t)(sv->ena_sum / sv->acc.n + 0.5);
@@ -139,14 +127,30 @@ static bool child_exited(pid_t pid)
 	return !waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == pid;
 }
 
-/* Wait for the child (or a signal when there is none), printing intervals. */
+/* Milliseconds until the nearer of two deadlines (0: none), for poll(). */
+static int poll_timeout(double a, double b)
+{
+	double next = a && b ? (a < b ? a : b) : a ? a : b, left;
+
+	if (!next)
+		return -1;
+	left = (next - now_ns()) / 1e6;
+	return left > 0 ? (int)left + 1 : 0;
+}
+
+/*
+ * Wait for the child (or a signal when there is none), printing intervals.
+ * --timeout sends the child SIGTERM (or ends a count without one);
+ * --interval-count stops the printing, and the count without a child.
+ */
 static void wait_loop(struct run_state *rs, struct pk_workload *w, double t0)
 {
 	struct stat_cmd *c = rs->c;
-	double last = t0, next = t0 + c->interval_ms * 1e6;
-	int pidfd;
+	double last = t0, next = c->interval_ms ? t0 + c->interval_ms * 1e6 : 0;
+	double deadline = c->timeout_ms ? t0 + c->timeout_ms * 1e6 : 0;
+	int pidfd, printed = 0;
 
-	if (!c->interval_ms && w) {
+	if (!c->interval_ms && !c->timeout_ms && w) {
 		pk_workload_wait(w, &rs->status, &rs->ru);
 		rs->have_status = true;
 		return;
@@ -154,31 +158,42 @@ static void wait_loop(struct run_state *rs, struct pk_workload *w, double t0)
 	pidfd = w ? (int)pidfd_open_compat(pk_workload_pid(w)) : -1;
 	for (;;) {
 		struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
-		int timeout = -1;
 
-		if (c->interval_ms) {
-			double left = (next - now_ns()) / 1e6;
-			timeout = left > 0 ? (int)left + 1 : 0;
-		}
 		if (got_signal && !w)
 			break;
-		int r = poll(pidfd >= 0 ? &pfd : NULL, pidfd >= 0 ? 1 : 0, timeout);
+		int ms = poll_timeout(next, deadline);
+
+		/* without a pidfd the child's exit is polled for */
+		if (w && pidfd < 0 && (ms < 0 || ms > 10))
+			ms = 10;
+		int r = poll(pidfd >= 0 ? &pfd : NULL, pidfd >= 0 ? 1 : 0, ms);
 		if (w && pidfd >= 0 && r > 0 && (pfd.revents & POLLIN))
 			break;
 		if (w && pidfd < 0 && child_exited(pk_workload_pid(w)))
 			break;
 		if (got_signal && !w)
 			break;
-		if (c->interval_ms && now_ns() >= next) {
+		if (deadline && now_ns() >= deadline) {
+			deadline = 0;
+			if (!w)
+				break;
+			kill(pk_workload_pid(w), SIGTERM);
+		}
+		if (next && now_ns() >= next) {
 			print_interval(rs, t0, &last);
 			next += c->interval_ms * 1e6;
+			if (c->interval_count && ++printed == c->interval_count) {
+				next = 0;	/* done: wait for the child quietly */
+				if (!w)
+					break;
+			}
 		}
 	}
 	if (w) {
 		pk_workload_wait(w, &rs->status, &rs->ru);
 		rs->have_status = true;
 	}
-	if (c->interval_ms)
+	if (c->interval_ms && (!c->interval_count || printed < c->interval_count))
 		print_interval(rs, t0, &last);
 	if (pidfd >= 0)
 		close(pidfd);
@@ -190,7 +205,13 @@ static int open_counters(struct run_state *rs, pid_t child, bool system_wide)
 	struct pk_counter_opts o = {.sz = sizeof(o)};
 	int ret;
 
+	if (c->null_run) {
+		rs->set = NULL;	/* -n: nothing to open */
+		return 0;
+	}
 	o.inherit = !c->no_inherit;
+	o.all_user = c->all_user;
+	o.all_kernel = c->all_kernel;
 	if (system_wide) {
 		o.cpus = c->cpus;
 		o.nr_cpus = c->nr_cpus;
@@ -210,10 +231,31 @@ static int open_counters(struct run_state *rs, pid_t child, bool system_wide)
 	return ret;
 }
 
+/* --pre and --post: a failing command stops the runs. */
+static int run_hook(const char *cmd, const char *opt)
+{
+	int st;
+
+	if (!cmd)
+		return 0;
+	fflush(NULL);
+	st = system(cmd);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		cli_error("stat: %s command '%s' failed", opt, cmd);
+		return 1;
+	}
+	return 0;
+}
+
 /* One run: open, start the command, wait (printing intervals), read. */
 static int run_once(struct run_state *rs)
 {
 	struct stat_cmd *c = rs->c;
+
+	if (run_hook(c->pre_cmd, "--pre"))
+		return 1;
+	if (c->sync)
+		sync();
 	struct pk_workload *w = NULL;
 	bool system_wide = c->nr_cpus > 0;
 	double t0, t1;
@@ -240,6 +282,8 @@ static int run_once(struct run_state *rs)
 	}
 	if (system_wide && !c->delay_ms)
 		pk_counter_set_enable(rs->set);
+	else if (!c->delay_ms)
+		pk_counter_set_tool_start(rs->set);	/* enabled by the exec */
 	t0 = now_ns();
 	if (w) {
 		ret = pk_workload_start(w);
@@ -259,12 +303,14 @@ static int run_once(struct run_state *rs)
 	wait_loop(rs, w, t0);
 	t1 = now_ns();
 	pk_counter_set_disable(rs->set);
+	if (rs->have_status)
+		pk_counter_set_tool_rusage(rs->set, &rs->ru);
 	pk_stat_acc_add(&rs->elapsed, t1 - t0);
 	if (!c->interval_ms && collect(rs, false, false))
 		goto fail;
 	pk_workload_free(w);
 	child_pid = 0;
-	return 0;
+	return run_hook(c->post_cmd, "--post");
 fail:
 	pk_workload_free(w);
 	child_pid = 0;
@@ -294,13 +340,20 @@ static int exit_code(const struct run_state *rs)
 	return 0;
 }
 
+/* perf names the signal that ended the command, before the counts. */
+static void report_signal(const struct run_state *rs)
+{
+	if (rs->have_status && WIFSIGNALED(rs->status) && rs->c->argv)
+		fprintf(stderr, "%s: %s\n", rs->c->argv[0], strsignal(WTERMSIG(rs->status)));
+}
+
 int stat_run_all(struct stat_cmd *c)
 {
 	struct run_state rs = {.c = c};
 	struct sigaction sa = {.sa_handler = on_signal};
 	int ret = 0;
 
-	rs.vals = calloc(c->events.nr * (size_t)c->nr_slots, sizeof(*rs.vals));
+	rs.vals = calloc(c->events.nr * (size_t)c->nr_slots + 1, sizeof(*rs.vals));
 	if (!rs.vals)
 		return 1;
 	rs.pr = (struct stat_print){
@@ -308,6 +361,8 @@ int stat_run_all(struct stat_cmd *c)
 		.aggr = c->aggr, .events = &c->events, .nr_slots = c->nr_slots,
 		.vals = rs.vals, .slot_names = (const char **)c->slot_names,
 		.unit_width = unit_width(&c->events),
+		.slot_cpus = c->slot_cpus, .big_num = c->big_num != 0,
+		.tool_slot = c->cpu_to_slot ? c->cpu_to_slot[0] : 0,
 	};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -322,6 +377,7 @@ int stat_run_all(struct stat_cmd *c)
 		if (ret)
 			goto out;
 	}
+	report_signal(&rs);
 	if (!c->interval_ms) {
 		rs.pr.set = rs.set;
 		rs.pr.elapsed_ns = rs.elapsed.mean;

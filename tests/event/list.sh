@@ -5,7 +5,11 @@ set -u
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 if command -v perf >/dev/null 2>&1; then
-	"$PERFKIT" list sw | diff -u <(perf list sw 2>/dev/null | grep -v 'Tool event') - || fail "list sw"
+	"$PERFKIT" list sw | diff -u <(perf list sw 2>/dev/null) - || fail "list sw"
+	for o in --no-desc -d -v --deprecated --details; do
+		"$PERFKIT" list $o sw | diff -u <(perf list $o sw 2>/dev/null) - || fail "list $o sw"
+	done
+	"$PERFKIT" list --cputype=core sw >/dev/null 2>&1 && fail "list --cputype accepted"
 	if [ -d /sys/kernel/tracing/events ] || [ -d /sys/kernel/debug/tracing/events ]; then
 		"$PERFKIT" list tracepoint | diff -u <(perf list tracepoint 2>/dev/null) - >/dev/null ||
 			fail "list tracepoint"
@@ -21,6 +25,8 @@ expect='  cpu/cycles-t/                                      [Kernel PMU event]
        [Topdown slots of the core]
   uncore_imc_0/data_reads/                           [Kernel PMU event]'
 [ "$out" = "$expect" ] || fail "fake sysfs pmu list: $out"
+out=$(PERFKIT_SYSFS="$PERFKIT_SRC/tests/event/data/sysfs" "$PERFKIT" list --no-desc pmu)
+[ "$out" = "$(echo "$expect" | grep -v Topdown)" ] || fail "--no-desc: $out"
 out=$(PERFKIT_TRACEFS="$PERFKIT_SRC/tests/event/data/tracefs" "$PERFKIT" list tracepoint)
 [ "$(echo "$out" | wc -l)" = 4 ] || fail "fake tracefs list: $out"
 echo "$out" | head -1 | grep -q '^  irq:irq_handler_entry  *\[Tracepoint event\]$' || fail "tp line: $out"

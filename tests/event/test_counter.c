@@ -9,10 +9,12 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <perfkit/perfkit.h>
@@ -208,12 +210,141 @@ static void test_targets(void **state)
 	free(cpus);
 }
 
+/* Fake topology (data/sysfs): cpu0 and cpu3 share S0-D0-C0, cpu1 is
+ * S0-D0-C1, cpu2 is S1-D0-C0; cpu2 on node 1, the others on node 0. */
+static void expect_groups(enum pk_aggr_mode mode, int nr, const char *const *names,
+			  const int *map)
+{
+	static const int cpus[] = {0, 1, 2, 3};
+	char root[1024], name[64];
+	const char *src = getenv("PERFKIT_SRC");
+	struct pk_aggr_id *ids = NULL;
+	int to[4] = {-1, -1, -1, -1};
+
+	snprintf(root, sizeof(root), "%s/tests/event/data/sysfs", src ? src : ".");
+	assert_int_equal(pk_cpu_aggr_map(cpus, 4, mode, root, &ids, to), nr);
+	for (int i = 0; i < nr; i++) {
+		pk_aggr_id_name(&ids[i], mode, name, sizeof(name));
+		assert_string_equal(name, names[i]);
+	}
+	assert_memory_equal(to, map, sizeof(to));
+	free(ids);
+}
+
+static void test_aggr_topology(void **state)
+{
+	static const char *const cores[] = {"S0-D0-C0", "S0-D0-C1", "S1-D0-C0"};
+	static const char *const sockets[] = {"S0", "S1"};
+	static const char *const dies[] = {"S0-D0", "S1-D0"};
+	static const char *const nodes[] = {"N0", "N1"};
+
+	(void)state;
+	expect_groups(PK_AGGR_CORE, 3, cores, (const int[]){0, 1, 2, 0});
+	expect_groups(PK_AGGR_SOCKET, 2, sockets, (const int[]){0, 0, 1, 0});
+	expect_groups(PK_AGGR_DIE, 2, dies, (const int[]){0, 0, 1, 0});
+	expect_groups(PK_AGGR_NODE, 2, nodes, (const int[]){0, 0, 1, 0});
+}
+
+/* Counts of one CPU's groups add up to the set's total. */
+static void test_aggr_read(void **state)
+{
+	struct pk_event_list ev = {0};
+	struct pk_counter_set *set;
+	struct pk_counter_opts o = {.sz = sizeof(o), .start_enabled = true};
+	struct pk_count total, part, th;
+	int *cpus, n, *map;
+
+	(void)state;
+	n = pk_cpu_list_online(&cpus);
+	assert_true(n >= 1);
+	map = calloc((size_t)n, sizeof(int));
+	for (int i = 0; i < n; i++)
+		map[i] = i % 2;
+	assert_int_equal(pk_event_list_parse(&ev, "page-faults", NULL, NULL), 0);
+	o.cpus = cpus;
+	o.nr_cpus = n;
+	if (pk_counter_set_open(&set, &ev, &o)) {
+		pk_event_list_free(&ev);
+		free(map);
+		free(cpus);
+		skip();	/* system-wide counting not permitted here */
+	}
+	touch_pages(PAGES);
+	pk_counter_set_disable(set);
+	assert_int_equal(pk_counter_read(set, 0, &total), 0);
+	assert_int_equal(pk_counter_read_aggr(set, 0, map, 0, &part), 0);
+	assert_int_equal(pk_counter_read_aggr(set, 0, map, 1, &th), 0);
+	assert_int_equal(part.val + th.val, total.val);
+	assert_int_equal(pk_counter_read_thread(set, 0, 0, &th), 0);
+	assert_int_equal(th.val, total.val);
+	assert_true(total.val >= PAGES);
+	pk_counter_set_close(set);
+	pk_event_list_free(&ev);
+	free(map);
+	free(cpus);
+}
+
+/* duration_time: the time between enable and disable, no kernel counter. */
+static void test_duration_time(void **state)
+{
+	struct pk_event_list ev = {0};
+	struct pk_counter_set *set;
+	struct pk_count c;
+	struct timespec d = {0, 20 * 1000 * 1000};
+
+	(void)state;
+	assert_int_equal(pk_event_list_parse(&ev, "duration_time,task-clock", NULL, NULL), 0);
+	assert_int_equal(ev.ev[0].tool, PK_EVENT_TOOL_DURATION);
+	assert_string_equal(ev.ev[0].unit, "ns");
+	assert_int_equal(pk_counter_set_open(&set, &ev, NULL), 0);
+	assert_int_equal(pk_counter_read(set, 0, &c), 0);
+	assert_int_equal(c.val, 0);	/* not enabled yet */
+	pk_counter_set_enable(set);
+	nanosleep(&d, NULL);
+	pk_counter_set_disable(set);
+	assert_int_equal(pk_counter_read(set, 0, &c), 0);
+	assert_true(c.val >= 20000000 && c.val < 2000000000);
+	assert_int_equal(c.ena, c.val);
+	nanosleep(&d, NULL);	/* disabled: no more time */
+	struct pk_count again;
+	assert_int_equal(pk_counter_read(set, 0, &again), 0);
+	assert_int_equal(again.val, c.val);
+	pk_counter_set_close(set);
+	pk_event_list_free(&ev);
+}
+
+/* user_time and system_time: the rusage given, 0 before. */
+static void test_tool_rusage(void **state)
+{
+	struct pk_event_list ev = {0};
+	struct pk_counter_set *set;
+	struct pk_count c;
+	struct rusage ru = {.ru_utime = {1, 500}, .ru_stime = {0, 7}};
+
+	(void)state;
+	assert_int_equal(pk_event_list_parse(&ev, "user_time,system_time", NULL, NULL), 0);
+	assert_int_equal(ev.ev[1].tool, PK_EVENT_TOOL_SYSTEM_TIME);
+	assert_int_equal(pk_counter_set_open(&set, &ev, NULL), 0);
+	assert_int_equal(pk_counter_read(set, 0, &c), 0);
+	assert_int_equal(c.val, 0);
+	pk_counter_set_tool_rusage(set, &ru);
+	assert_int_equal(pk_counter_read(set, 0, &c), 0);
+	assert_int_equal(c.val, 1000500000ULL);
+	assert_int_equal(pk_counter_read(set, 1, &c), 0);
+	assert_int_equal(c.val, 7000);
+	assert_int_equal(c.run, 7000);
+	pk_counter_set_close(set);
+	pk_event_list_free(&ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_page_faults), cmocka_unit_test(test_group_read),
 		cmocka_unit_test(test_read_self), cmocka_unit_test(test_workload),
 		cmocka_unit_test(test_not_supported), cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_aggr_topology), cmocka_unit_test(test_aggr_read),
+		cmocka_unit_test(test_duration_time), cmocka_unit_test(test_tool_rusage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

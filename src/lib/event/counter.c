@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include <perfkit/counter.h>
 #include <perfkit/evfd.h>
@@ -88,6 +89,14 @@ static void build_attr(const struct pk_counter_set *set, const struct pk_counter
 	/* Group members follow their leader; only leaders carry the switch. */
 	attr->disabled = leader && !o->start_enabled;
 	attr->enable_on_exec = leader && o->enable_on_exec;
+	if (o->all_user) {
+		attr->exclude_kernel = 1;
+		attr->exclude_user = 0;
+	}
+	if (o->all_kernel) {
+		attr->exclude_kernel = 0;
+		attr->exclude_user = 1;
+	}
 }
 
 /* Errors perf stat reports as <not supported> rather than failing. */
@@ -106,6 +115,8 @@ static int open_one(struct pk_counter_set *set, const struct pk_counter_opts *o,
 	pid_t tid = set->tids[t];
 	long fd;
 
+	if (e->tool)
+		return 0;	/* read from the set's clock, nothing to open */
 	/* Uncore events count per CPU of their PMU's cpumask, never per task. */
 	if (e->cpus && cpu < 0)
 		return -EOPNOTSUPP;
@@ -222,6 +233,8 @@ int pk_counter_set_open(struct pk_counter_set **out, const struct pk_event_list 
 		if (ret)
 			goto fail;
 	}
+	if (o.start_enabled)
+		pk_counter_set_tool_start(set);
 	*out = set;
 	return 0;
 fail:
@@ -255,6 +268,8 @@ void pk_counter_set_close(struct pk_counter_set *set)
 
 static int ioctl_all(struct pk_counter_set *set, unsigned long req, const char *what)
 {
+	if (!set)
+		return -EINVAL;
 	size_t nslots = (size_t)set->nr_ev * (size_t)set->nr_cpus * (size_t)set->nr_threads;
 
 	for (size_t i = 0; i < nslots; i++) {
@@ -267,18 +282,70 @@ static int ioctl_all(struct pk_counter_set *set, unsigned long req, const char *
 	return 0;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void pk_counter_set_tool_start(struct pk_counter_set *set)
+{
+	if (set && !set->running) {
+		set->running = true;
+		set->run_start = mono_ns();
+	}
+}
+
+uint64_t pki_counter_set_tool_value(const struct pk_counter_set *s, unsigned int tool)
+{
+	switch (tool) {
+	case PK_EVENT_TOOL_DURATION:
+		return s->run_total + (s->running ? mono_ns() - s->run_start : 0);
+	case PK_EVENT_TOOL_USER_TIME:
+		return s->user_ns;
+	case PK_EVENT_TOOL_SYSTEM_TIME:
+		return s->system_ns;
+	default:
+		return 0;
+	}
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+void pk_counter_set_tool_rusage(struct pk_counter_set *set, const struct rusage *ru)
+{
+	if (!set || !ru)
+		return;
+	set->user_ns = tv_ns(&ru->ru_utime);
+	set->system_ns = tv_ns(&ru->ru_stime);
+}
+
 int pk_counter_set_enable(struct pk_counter_set *set)
 {
+	pk_counter_set_tool_start(set);
 	return ioctl_all(set, PERF_EVENT_IOC_ENABLE, "enable");
 }
 
 int pk_counter_set_disable(struct pk_counter_set *set)
 {
+	if (set && set->running) {
+		set->run_total += mono_ns() - set->run_start;
+		set->running = false;
+	}
 	return ioctl_all(set, PERF_EVENT_IOC_DISABLE, "disable");
 }
 
 int pk_counter_set_reset(struct pk_counter_set *set)
 {
+	if (set) {
+		set->run_total = 0;
+		set->run_start = mono_ns();
+	}
 	return ioctl_all(set, PERF_EVENT_IOC_RESET, "reset");
 }
 

@@ -14,6 +14,10 @@ struct pk_counter_set {
 	void **pages;		/* user pages (mmap_self), same index */
 	unsigned char *state;	/* enum pk_count_state per event */
 	bool group_read;
+	/* tool events (duration_time): the time the set ran */
+	bool running;
+	uint64_t run_start, run_total;	/* CLOCK_MONOTONIC ns */
+	uint64_t user_ns, system_ns;	/* of pk_counter_set_tool_rusage() */
 	char errmsg[256];
 };
 
@@ -26,5 +30,8 @@ static inline int *pki_counter_fd(struct pk_counter_set *s, int ev, int c, int t
 {
 	return &s->fds[pki_counter_slot(s, ev, c, t)];
 }
+
+/* The value of tool event kind tool (PK_EVENT_TOOL_*) now. */
+uint64_t pki_counter_set_tool_value(const struct pk_counter_set *s, unsigned int tool);
 
 #endif

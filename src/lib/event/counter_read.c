@@ -74,6 +74,13 @@ int pk_counter_read_one(struct pk_counter_set *set, int ev, int cpu_i, int threa
 	memset(out, 0, sizeof(*out));
 	if (set->state[ev] == PK_COUNT_NOT_SUPPORTED)
 		return 0;
+	if (set->list->ev[ev].tool) {
+		/* one value for the whole set: on its first CPU and thread */
+		if (!cpu_i && !thread_i)
+			out->val = out->ena = out->run =
+				pki_counter_set_tool_value(set, set->list->ev[ev].tool);
+		return 0;
+	}
 	leader = set->list->ev[ev].leader;
 	if (set->group_read && set->list->ev[leader].group_size > 1) {
 		struct pk_count g[MAX_GROUP];

@@ -76,6 +76,10 @@ int pki_tracepoint_foreach(const char *tracefs, const char *sys_glob, const char
 /* Read a small text file into buf, trailing newline removed; length or -errno. */
 int pki_read_small_file(const char *path, char *buf, size_t size);
 
+/* SDT events of perf's build-id cache ($PERF_BUILDID_DIR or ~/.debug), in
+ * perf list's order and spelling; stops when fn returns non-zero. */
+int pki_sdt_foreach(int (*fn)(const char *name, void *arg), void *arg);
+
 /* The perf_event_open system call as pk_evfd_open() makes it; tests put a
  * fake kernel in its place (NULL restores the real one). */
 struct perf_event_attr;

@@ -191,6 +191,13 @@ static int tp_one(const char *sys, const char *name, long id, void *arg)
 	return emit(t->fn, t->arg, PK_EVENT_INFO_TRACEPOINT, full, NULL, "Tracepoint event", NULL);
 }
 
+static int sdt_one(const char *name, void *arg)
+{
+	struct tp_arg *t = arg;
+
+	return emit(t->fn, t->arg, PK_EVENT_INFO_SDT, name, NULL, "SDT event", NULL);
+}
+
 int pk_event_foreach(unsigned int mask, const struct pk_event_parse_opts *opts,
 		     int (*fn)(const struct pk_event_info *info, void *arg), void *arg)
 {
@@ -205,6 +212,10 @@ int pk_event_foreach(unsigned int mask, const struct pk_event_parse_opts *opts,
 	if (!ret && (mask & PK_EVENT_INFO_SOFTWARE))
 		ret = list_symbols(pki_sw_symbols, pki_nr_sw_symbols, false, fn, arg,
 				   PK_EVENT_INFO_SOFTWARE, "Software event");
+	/* perf's tool events follow the software ones */
+	static const char *const tools[] = {"duration_time", "user_time", "system_time"};
+	for (size_t i = 0; i < 3 && !ret && (mask & PK_EVENT_INFO_SOFTWARE); i++)
+		ret = emit(fn, arg, PK_EVENT_INFO_SOFTWARE, tools[i], NULL, "Tool event", NULL);
 	if (!ret && (mask & PK_EVENT_INFO_CACHE))
 		ret = list_cache(fn, arg);
 	if (!ret && (mask & PK_EVENT_INFO_PMU))
@@ -216,5 +227,7 @@ int pk_event_foreach(unsigned int mask, const struct pk_event_parse_opts *opts,
 		if (r > 0)
 			ret = r;
 	}
+	if (!ret && (mask & PK_EVENT_INFO_SDT))
+		ret = pki_sdt_foreach(sdt_one, &t);
 	return ret;
 }

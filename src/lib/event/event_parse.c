@@ -232,6 +232,23 @@ static int add_simple(struct parser *p, size_t start, size_t len, uint32_t type,
 	return pki_maybe_mods(p, p->list->nr - 1, start);
 }
 
+/* A tool event: a software dummy attr that is never opened. */
+static int add_tool(struct parser *p, size_t start, size_t len, unsigned int tool)
+{
+	struct pk_event *ev = add_event(p, p->s + start, len);
+
+	if (!ev)
+		return pki_parse_fail(p, start, -ENOMEM, "out of memory");
+	ev->attr.type = PERF_TYPE_SOFTWARE;
+	ev->attr.config = PERF_COUNT_SW_DUMMY;
+	ev->tool = tool;
+	ev->pmu = strdup("tool");
+	ev->unit = strdup("ns");
+	if (!ev->pmu || !ev->unit)
+		return pki_parse_fail(p, start, -ENOMEM, "out of memory");
+	return pki_maybe_mods(p, p->list->nr - 1, start);
+}
+
 struct tp_ctx {
 	struct parser *p;
 	size_t start;
@@ -563,6 +580,12 @@ static int parse_event(struct parser *p)
 				      -EINVAL,
 				      pki_parse_peek(p) ? "event name expected"
 							: "unexpected end, event name expected");
+	if (len == 13 && !strncmp(p->s + start, "duration_time", len))
+		return add_tool(p, start, len, PK_EVENT_TOOL_DURATION);
+	if (len == 9 && !strncmp(p->s + start, "user_time", len))
+		return add_tool(p, start, len, PK_EVENT_TOOL_USER_TIME);
+	if (len == 11 && !strncmp(p->s + start, "system_time", len))
+		return add_tool(p, start, len, PK_EVENT_TOOL_SYSTEM_TIME);
 	/* Symbols first: "cpu-clock/name=x/" takes terms, it is not a PMU. */
 	if ((sym = pki_symbol_find(p->s + start, len)))
 		return add_simple(p, start, len, sym->type, sym->config,
