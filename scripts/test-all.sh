@@ -7,6 +7,16 @@ cd "$(dirname "$0")/.."
 
 passed=0 failed=0 skipped=0 status=0
 
+# Nothing may pass on the machine's state: the whole run (the fuzz step
+# too) has a fresh HOME, and meson's default test setup gives each test
+# one more of its own (tests/fresh_home.sh).
+run_home=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-test-all.XXXXXX") || exit 1
+trap 'rm -rf "$run_home"' EXIT
+trap 'exit 130' INT TERM
+HOME=$run_home
+export HOME
+unset PERF_BUILDID_DIR PERF_CONFIG DEBUGINFOD_URLS
+
 # The HTML report's front-end (npm); without it the HTML tests skip.
 sh scripts/build-web.sh || echo "test-all: web bundle not built: HTML tests will skip" >&2
 
