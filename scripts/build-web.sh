@@ -14,7 +14,7 @@ if ! command -v npm >/dev/null 2>&1; then
 	exit 1
 fi
 cd web
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
+npm ci --no-audit --no-fund --no-update-notifier --loglevel=error >/dev/null
 [ "${1:-}" = --install-only ] && exit 0
 npm run --silent build >/dev/null 2>&1 || npm run build
 echo "build-web: web/dist/report.js $(wc -c <dist/report.js) bytes"

@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp -R "$web/package.json" "$web/package-lock.json" "$web/src" "$tmp"/ || fail "cannot copy web/"
 if [ -d "$web/node_modules/.bin" ]; then
 	ln -s "$web/node_modules" "$tmp/node_modules"
-elif ! (cd "$tmp" && npm ci --no-audit --no-fund --loglevel=error) >"$tmp/npm.log" 2>&1; then
+elif ! (cd "$tmp" && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error) >"$tmp/npm.log" 2>&1; then
 	skip "npm ci failed (offline?), cannot check that web/dist is current: $(tail -n 1 "$tmp/npm.log")"
 fi
 (cd "$tmp" && npm run --silent build) >"$tmp/build.log" 2>&1 ||
