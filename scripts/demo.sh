@@ -4,7 +4,6 @@
 # and show what was captured.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/build-web.sh >/dev/null || echo "demo: no web bundle: no HTML report" >&2
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build >/dev/null
 pk=build/src/cli/perfkit

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang and run each for FUZZ_SECONDS,
-# seeded with the perf.data corpus and the saved regression inputs.
+# seeded with the perf.data corpus (tests/data) and the saved regression
+# inputs.
 set -eu
 cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
@@ -10,7 +11,8 @@ if [ ! -f "$dir/build.ninja" ]; then
 		>/dev/null
 fi
 ninja -C "$dir" >/dev/null || { ninja -C "$dir" | tail -20; exit 1; }
-corpus_src=../shared/corpus
+# the perf.data corpus of tests/data, which the build unpacks
+corpus_src=$dir/tests/data/corpus
 for target in "$dir"/fuzz/fuzz_*; do
 	[ -f "$target" ] && [ -x "$target" ] || continue
 	name=$(basename "$target")

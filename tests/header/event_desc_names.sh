@@ -5,7 +5,7 @@ set -u
 corpus=${PERFKIT_CORPUS:-}
 perfkit=${PERFKIT:?PERFKIT must name the perfkit binary}
 f=$corpus/quipper/perf.data.lost_samples-4.4
-[ -f "$f" ] || { echo "no corpus file $f"; exit 77; }
+[ -f "$f" ] || { echo "FAIL: no corpus file $f"; exit 1; }
 out=$("$perfkit" report --stats -i "$f") || exit 1
 echo "$out" | grep -qx 'cycles:pp stats:' || { echo "FAIL: no 'cycles:pp stats:' in:"; echo "$out"; exit 1; }
 f=$corpus/quipper/perf.data.group_desc-4.14

@@ -19,9 +19,9 @@
 set -u
 export TZ=UTC LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
-corpus=${PERFKIT_CORPUS:-$here/../../../shared/corpus}
+corpus=${PERFKIT_CORPUS:?PERFKIT_CORPUS must name the corpus (tests/data, unpacked)}
 perfkit=${PERFKIT:?PERFKIT must name the perfkit binary}
-[ -d "$corpus" ] || { echo "no corpus at $corpus"; exit 77; }
+[ -d "$corpus" ] || { echo "FAIL: no corpus at $corpus"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 nr=0

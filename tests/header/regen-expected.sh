@@ -9,7 +9,8 @@ set -eu
 # the reference time of CLOCK_DATA is printed in local time
 export TZ=UTC LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
-corpus=${PERFKIT_CORPUS:-$here/../../../shared/corpus}
+corpus=${PERFKIT_CORPUS:-$here/../../build/tests/data/corpus}
+[ -d "$corpus/quipper" ] || { echo "no corpus at $corpus: build first (tests/data is unpacked there) or set PERFKIT_CORPUS" >&2; exit 1; }
 mkdir -p "$here/expected"
 for f in "$corpus"/*/* "$here"/data/*.data; do
 	name=$(basename "$f")

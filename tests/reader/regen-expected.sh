@@ -4,7 +4,8 @@
 # checks them against count_records.py instead.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-corpus=${PERFKIT_CORPUS:-$here/../../../shared/corpus}
+corpus=${PERFKIT_CORPUS:-$here/../../build/tests/data/corpus}
+[ -d "$corpus/quipper" ] || { echo "no corpus at $corpus: build first (tests/data is unpacked there) or set PERFKIT_CORPUS" >&2; exit 1; }
 mkdir -p "$here/expected"
 for f in "$corpus"/*/*; do
 	case $f in *.md) continue ;; esac

@@ -9,7 +9,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=${PERFKIT_CORPUS:?}
-[ -d "$corpus" ] || { echo "no corpus at $corpus"; exit 77; }
+[ -d "$corpus" ] || { echo "FAIL: no corpus at $corpus"; exit 1; }
 pk=${PERFKIT:?}
 fail=0 n=0
 out=$(mktemp)

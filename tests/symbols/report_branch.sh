@@ -9,7 +9,7 @@
 # other file only.
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
-[ -d "${PERFKIT_CORPUS:-}" ] || { echo "no corpus"; exit 77; }
+[ -d "${PERFKIT_CORPUS:-}" ] || { echo "FAIL: no corpus at ${PERFKIT_CORPUS:-}"; exit 1; }
 q=$PERFKIT_CORPUS/quipper
 lbr=$q/perf.data.branch-4.14
 hwi=$q/perf.data.branch_stack_hw_index

@@ -5,7 +5,7 @@
 # Intentional or known differences are listed in SKIP with the reason.
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
-[ -d "$PERFKIT_CORPUS" ] || { echo "no corpus"; exit 77; }
+[ -d "$PERFKIT_CORPUS" ] || { echo "FAIL: no corpus at $PERFKIT_CORPUS"; exit 1; }
 
 # file: reason
 SKIP='perf.data.intel_pt-4.14: intel_pt synthesized events are not decoded
