@@ -3,7 +3,8 @@
 # matrix of a clean machine.  Each binary is recorded by perf (-N: its
 # build-id cache stays empty) and by perfkit (-N too), and both files are read by
 # both tools; perfkit's script and report must equal perf's.
-#   PIE, non-PIE, static, a shared library, frame pointers or none;
+#   PIE, non-PIE, static, a shared library, frame pointers or none, C++
+#   (templates, lambdas, std::sort), DWARF call graphs;
 #   stripped binaries whose debug file is beside them, in .debug/, under
 #   <symfs>/usr/lib/debug/<dir>/ and only under a build-id path;
 #   libc and ld.so with libc6-dbg, hot in qsort and memcpy (the case that
@@ -65,6 +66,20 @@ for name in pie nopie static withlib; do
 	compare "$name"
 done
 rec_both nofp
+compare nofp
+
+# C++: templates, lambdas, std::sort and libstdc++; and DWARF call graphs
+cxx=$(command -v c++ || command -v g++) || cxx=
+if [ -n "$cxx" ]; then
+	$cxx -O2 -g -fno-omit-frame-pointer -o "$b/cxx" "$src/cxx_sort.cpp" ||
+		{ echo "cannot build cxx_sort.cpp"; exit 1; }
+	rec_both cxx -g
+	compare cxx
+	for want in 'sources::Ring<unsigned long>::mix' 'main::{lambda(unsigned int, unsigned int)#1}'; do
+		grep -qF "$want" "$tmp/perf" || { echo "FAIL: perf names no $want"; fail=1; }
+	done
+fi
+rec_both nofp --call-graph dwarf
 compare nofp
 
 # libc's own names come from libc6-dbg's file under /usr/lib/debug
@@ -163,4 +178,4 @@ else
 	echo "note: no xz: MiniDebugInfo case skipped"
 fi
 
-cmp_finish "outputs identical to perf" 66
+cmp_finish "outputs identical to perf" 78
