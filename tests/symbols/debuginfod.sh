@@ -19,7 +19,7 @@ trap 'for p in $server $mute; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; d
 	rm -rf "$tmp"' EXIT
 export HOME="$tmp/home"
 mkdir -p "$HOME" "$tmp/srv" "$tmp/bin"
-unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH PERF_BUILDID_DIR
+unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH PERF_BUILDID_DIR XDG_CACHE_HOME
 
 cat >"$tmp/prog.c" <<'PROG'
 #include <stdio.h>

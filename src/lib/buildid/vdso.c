@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include "buildid_internal.h"
+#include "symbols/elf_internal.h"
 
 void *pki_vdso_image(size_t *size)
 {
@@ -39,44 +40,16 @@ void *pki_vdso_image(size_t *size)
 	return copy;
 }
 
-static int notes_build_id(Elf_Data *data, struct pk_build_id *out)
-{
-	GElf_Nhdr nh;
-	size_t off = 0, next, name_off, desc_off;
-
-	while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp((char *)data->d_buf + name_off, "GNU", 4) && nh.n_descsz > 0 &&
-		    nh.n_descsz <= sizeof(out->data)) {
-			out->size = (uint8_t)nh.n_descsz;
-			memcpy(out->data, (char *)data->d_buf + desc_off, nh.n_descsz);
-			return 0;
-		}
-		off = next;
-	}
-	return -EINVAL;
-}
-
 int pki_elf_mem_build_id(const void *image, size_t size, struct pk_build_id *out)
 {
 	Elf *e;
-	Elf_Scn *scn = NULL;
-	int err = -EINVAL;
+	int err;
 
 	elf_version(EV_CURRENT);
 	e = elf_memory((char *)image, size);
 	if (!e)
 		return -EINVAL;
-	while (err && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (data && data->d_buf)
-			err = notes_build_id(data, out);
-	}
+	err = pki_elf_read_build_id(e, out);
 	elf_end(e);
 	return err;
 }

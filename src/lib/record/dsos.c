@@ -298,29 +298,12 @@ static size_t note_build_id(const uint8_t *p, size_t len, uint8_t out[20])
 
 static size_t elf_build_id(const char *path, uint8_t out[20])
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf_Scn *scn = NULL;
-	size_t n = 0;
-	Elf *e;
+	struct pk_build_id bid;
 
-	if (fd < 0)
+	if (pk_elf_build_id(path, &bid) || bid.size > 20)
 		return 0;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (e && !n && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (data && data->d_buf)
-			n = note_build_id(data->d_buf, data->d_size, out);
-	}
-	if (e)
-		elf_end(e);
-	close(fd);
-	return n;
+	memcpy(out, bid.data, bid.size);
+	return bid.size;
 }
 
 static size_t kernel_build_id(uint8_t out[20])

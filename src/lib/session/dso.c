@@ -12,6 +12,7 @@
 #include <perfkit/buildid.h>
 #include "session_internal.h"
 #include "internal.h"
+#include "buildid/buildid_internal.h"
 #include "symbols/elf_internal.h"
 
 static const char *short_name_of(const char *name)
@@ -63,13 +64,6 @@ struct pk_dso *pki_dso_findnew(struct pk_session *s, const char *name,
 	return d;
 }
 
-static bool same_build_id(const struct pk_build_id *a, const struct pk_build_id *b)
-{
-	size_t n = a->size < b->size ? a->size : b->size;
-
-	return n && !memcmp(a->data, b->data, n);
-}
-
 /* The kallsyms file that belongs to the recorded kernel, or NULL. */
 static const char *kernel_kallsyms(struct pk_session *s, const struct pk_dso *d, char *buf,
 				   size_t len)
@@ -87,7 +81,7 @@ static const char *kernel_kallsyms(struct pk_session *s, const struct pk_dso *d,
 	}
 	if (!d->bid.size || s->opts.kallsyms || s->opts.symfs)
 		return proc;
-	if (!pk_kernel_build_id(&running) && same_build_id(&running, &d->bid))
+	if (!pk_kernel_build_id(&running) && pki_build_id_equal(&running, &d->bid))
 		return proc;
 	pk_build_id_hex(&d->bid, hex);
 	snprintf(buf, len, "%s/[kernel.kallsyms]/%s/kallsyms",

@@ -30,7 +30,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "buildid/buildid_internal.h"
 #include "debuginfod_internal.h"
+#include "elf_internal.h"
 #include "internal.h"
 
 #ifdef PK_HAVE_DEBUGINFOD
@@ -239,35 +241,11 @@ int pk_debuginfod_fetch(const struct pk_build_id *bid, enum pk_debuginfod_kind k
 	return fetch_named(bid, kind, NULL, path);
 }
 
-/* Recorded build ids may be zero-padded to 20 bytes: compare the file's. */
 static bool has_build_id(Elf *elf, const struct pk_build_id *want)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
+	struct pk_build_id have = {0};
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off;
-
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE ||
-		    !(data = elf_getdata(scn, NULL)))
-			continue;
-		while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-			const uint8_t *desc = (const uint8_t *)data->d_buf + desc_off;
-
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((char *)data->d_buf + name_off, "GNU", 4))
-				continue;
-			if (nh.n_descsz > want->size || memcmp(desc, want->data, nh.n_descsz))
-				return false;
-			for (size_t i = nh.n_descsz; i < want->size; i++)
-				if (want->data[i])
-					return false;
-			return nh.n_descsz > 0;
-		}
-	}
-	return false;
+	return !pki_elf_read_build_id(elf, &have) && pki_build_id_equal(&have, want);
 }
 
 static bool has_section_type(Elf *elf, GElf_Word type)

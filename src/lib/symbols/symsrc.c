@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <perfkit/buildid.h>
+#include "buildid/buildid_internal.h"
 #include "debuginfod_internal.h"
 #include "elf_internal.h"
 #include "internal.h"
@@ -150,19 +151,6 @@ int pk_elf_build_id(const char *path, struct pk_build_id *out)
 	return err;
 }
 
-/* Recorded build ids are padded to 20 bytes: compare what the file has. */
-static bool build_id_equal(const struct pk_build_id *have, const struct pk_build_id *want)
-{
-	size_t n = have->size < want->size ? have->size : want->size;
-
-	if (memcmp(have->data, want->data, n))
-		return false;
-	for (size_t i = n; i < want->size; i++)
-		if (want->data[i])
-			return false;
-	return true;
-}
-
 static bool build_id_matches(const struct pki_elf_file *f, const struct pk_build_id *want)
 {
 	struct pk_build_id have = {0};
@@ -174,7 +162,7 @@ static bool build_id_matches(const struct pki_elf_file *f, const struct pk_build
 		pki_debug("%s: skipped, it has no build id", f->path);
 		return false;
 	}
-	if (build_id_equal(&have, want))
+	if (pki_build_id_equal(&have, want))
 		return true;
 	pk_build_id_hex(&have, a);
 	pk_build_id_hex(want, b);
