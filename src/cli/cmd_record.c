@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <perfkit/recorder.h>
@@ -20,19 +21,43 @@ struct record_cmd {
 };
 
 static struct pk_recorder *volatile active;
+static volatile sig_atomic_t got_signal; /* raised again at the end, as perf */
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	got_signal = sig;
 	if (active)
 		pk_recorder_stop(active);
+}
+
+/*
+ * perf's exit: the command's own exit status; when it was killed by a
+ * signal, or perfkit itself was stopped by one, that signal raised again
+ * on perfkit, so the shell sees what it would have seen without us.
+ */
+static int exit_like_perf(const struct pk_recorder_summary *s)
+{
+	int sig = got_signal;
+
+	if (s->command_ran && WIFEXITED(s->command_status) && !sig)
+		return WEXITSTATUS(s->command_status);
+	if (s->command_ran && WIFSIGNALED(s->command_status))
+		sig = WTERMSIG(s->command_status);
+	if (sig) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return s->command_ran && WIFEXITED(s->command_status) ?
+		       WEXITSTATUS(s->command_status) : 0;
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perfkit record [<options>] [<command>]\n"
-		"   or: perfkit record [<options>] -- <command> [<options>]\n\n"
+		"   or: perfkit record [<options>] -- <command> [<options>]\n"
+		"  Without a command (nor -p/-t/-C) the whole system is recorded until Ctrl-C.\n"
+		"  Exits with the command's status, as perf.\n\n"
 		"    -e, --event <event>       event selector (repeatable); see 'perfkit list'\n"
 		"    -F, --freq <n>            sample at this frequency (Hz), or 'max'\n"
 		"    -c, --count <n>           sample every n events\n"
@@ -366,6 +391,10 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 		}
 	}
 	c->o.argv = optind < argc ? argv + optind : NULL;
+	/* as perf: no command and no target records the whole system until
+	 * SIGINT/SIGTERM */
+	if (!c->o.argv && !c->o.pid_list && !c->o.tid_list && !c->o.cpu_list)
+		c->o.system_wide = true;
 	return 0;
 }
 
@@ -400,7 +429,7 @@ int cmd_record(int argc, char **argv)
 	struct pk_recorder_summary sum;
 	struct pk_recorder *rec = NULL;
 	struct sigaction sa = {0};
-	int err, ferr;
+	int err, ferr, ret = 1;
 
 	c.o.sz = sizeof(c.o);
 	c.o.output = "perf.data";
@@ -430,11 +459,15 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	active = rec;
+	if (got_signal) /* arrived while opening: stop as soon as it starts */
+		pk_recorder_stop(rec);
 	err = pk_recorder_run(rec);
 	if (err)
 		cli_error("record: %s", pk_recorder_error(rec));
-	if (err && !pk_recorder_has_output(rec))
-		goto out; /* the command could not start: no file */
+	if (err && !pk_recorder_has_output(rec)) {
+		ret = 255; /* the command could not start (perf's -1): no file */
+		goto out;
+	}
 	ferr = pk_recorder_finish(rec, &sum);
 	active = NULL;
 	if (ferr && ferr != err)
@@ -442,9 +475,14 @@ int cmd_record(int argc, char **argv)
 	if (!c.quiet)
 		print_summary(&c, &sum);
 	err = err ? err : ferr;
+	if (!err) {
+		pk_recorder_close(rec);
+		pk_event_list_free(&c.events);
+		return exit_like_perf(&sum);
+	}
 out:
 	active = NULL;
 	pk_recorder_close(rec);
 	pk_event_list_free(&c.events);
-	return err ? 1 : 0;
+	return err ? ret : 0;
 }
