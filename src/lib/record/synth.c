@@ -351,7 +351,8 @@ int pki_synth_threads(struct pk_recorder *r)
 			char *end;
 			long pid = strtol(de->d_name, &end, 10);
 
-			if (*end || pid <= 0 || pid > INT32_MAX || pid == r->child)
+			/* the command too, as perf: it is perf-exec until its exec */
+			if (*end || pid <= 0 || pid > INT32_MAX)
 				continue;
 			err = synth_process(r, (int)pid);
 		}
