@@ -157,6 +157,7 @@ int pk_recorder_open(struct pk_recorder **out, const struct pk_recorder_opts *op
 	if (!r)
 		return -ENOMEM;
 	r->go_fd = r->err_fd = r->pidfd = r->stop_fd = -1;
+	r->tracking_ev = -1;
 	memcpy(&r->o, opts, opts->sz < sizeof(r->o) ? opts->sz : sizeof(r->o));
 	if (!r->o.output)
 		r->o.output = "perf.data";
@@ -178,12 +179,16 @@ int pk_recorder_open(struct pk_recorder **out, const struct pk_recorder_opts *op
 		return -ENOMEM;
 	if ((err = open_writer(r)))
 		return err;
-	if (!r->trace_command) {
-		err = pki_rec_enable(r, true);
-		if (err)
-			return pki_rec_fail(r, err, "cannot enable the events: %s", strerror(-err));
-	}
-	return synthesize(r);
+	/* with a tracking event, sampling starts after the /proc read (see
+	 * add_tracking_event()); without one (-p, -t) before it */
+	if ((err = pki_rec_enable_tracking(r)) ||
+	    (!r->trace_command && r->tracking_ev < 0 && (err = pki_rec_enable(r, true))))
+		return pki_rec_fail(r, err, "cannot enable the events: %s", strerror(-err));
+	if ((err = synthesize(r)))
+		return err;
+	if (!r->trace_command && r->tracking_ev >= 0 && (err = pki_rec_enable(r, true)))
+		return pki_rec_fail(r, err, "cannot enable the events: %s", strerror(-err));
+	return 0;
 }
 
 void pk_recorder_stop(struct pk_recorder *r)

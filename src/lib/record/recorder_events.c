@@ -127,6 +127,26 @@ static int add_event(struct pk_recorder *r, const struct perf_event_attr *attr, 
 	return 0;
 }
 
+/*
+ * System-wide, the events that sample are enabled only once the threads
+ * and maps that already exist have been read from /proc; a dummy event
+ * that samples nothing but tracks comm, mmap and task records is enabled
+ * before that read.  So a task is either seen by the read or announced by
+ * the kernel, and no sample can come from one that both missed (a short
+ * task that ended while /proc was read).  perf does the same, with the
+ * same name for the event.
+ */
+static int add_tracking_event(struct pk_recorder *r)
+{
+	struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY};
+
+	if (r->per_task)
+		return 0;
+	configure_attr(r, &a, true);
+	r->tracking_ev = r->nr_ev;
+	return add_event(r, &a, "dummy:HG", r->nr_ev, 1);
+}
+
 int pki_rec_setup_events(struct pk_recorder *r)
 {
 	const struct pk_event_list *list = r->o.events;
@@ -148,24 +168,28 @@ int pki_rec_setup_events(struct pk_recorder *r)
 		r->o.freq = (uint64_t)max_rate;
 	}
 	r->sample_type = sample_type_for(r);
+	/* system-wide, a dummy event of its own tracks tasks and maps, as
+	 * perf's: see add_tracking_event() */
+	r->tracking_ev = -1;
 	if (!list || !list->nr) {
 		struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE,
 					    .config = PERF_COUNT_HW_CPU_CYCLES};
 
-		configure_attr(r, &a, true);
-		return add_event(r, &a, "cycles", 0, 1);
+		configure_attr(r, &a, r->per_task);
+		err = add_event(r, &a, "cycles", 0, 1);
+		return err ? err : add_tracking_event(r);
 	}
 	for (size_t i = 0; i < list->nr; i++) {
 		struct perf_event_attr a = list->ev[i].attr;
 
-		configure_attr(r, &a, i == 0);
+		configure_attr(r, &a, i == 0 && r->per_task);
 		err = add_event(r, &a, list->ev[i].name ? list->ev[i].name : "event",
 				list->ev[i].leader, list->ev[i].group_size);
 		if (err)
 			return err;
 		r->ev[r->nr_ev - 1].filter = list->ev[i].filter;
 	}
-	return 0;
+	return add_tracking_event(r);
 }
 
 /* Open through the negotiating call.  What this kernel lacks is dropped
@@ -381,6 +405,19 @@ int pki_rec_map_rings(struct pk_recorder *r)
 			}
 		}
 	}
+	return 0;
+}
+
+int pki_rec_enable_tracking(struct pk_recorder *r)
+{
+	struct rec_event *e;
+
+	if (r->tracking_ev < 0)
+		return 0;
+	e = &r->ev[r->tracking_ev];
+	for (int i = 0; i < r->nr_cpus * r->nr_threads; i++)
+		if (e->fds[i] >= 0 && ioctl(e->fds[i], PERF_EVENT_IOC_ENABLE, 0))
+			return -errno;
 	return 0;
 }
 

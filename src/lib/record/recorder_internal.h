@@ -37,6 +37,7 @@ struct pk_recorder {
 
 	struct rec_event *ev;
 	int nr_ev;
+	int tracking_ev; /* the dummy event tracking tasks and maps, or -1 */
 	struct pk_ring **rings; /* one per CPU */
 	int nr_rings;
 	size_t mmap_pages;
@@ -72,6 +73,8 @@ int pki_rec_open_events(struct pk_recorder *r);
 int pki_rec_map_rings(struct pk_recorder *r);
 void pki_rec_close_events(struct pk_recorder *r);
 int pki_rec_enable(struct pk_recorder *r, bool on);
+/* Enable the tracking event alone (system-wide, before the /proc read). */
+int pki_rec_enable_tracking(struct pk_recorder *r);
 
 /* recorder_targets.c: parse "0-3,7" lists and find threads */
 int pki_parse_int_list(const char *s, int **out, int *nr, int max_value);
