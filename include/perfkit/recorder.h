@@ -65,6 +65,15 @@ struct pk_recorder_opts {
 	bool strict_freq;   /* --strict-freq: a freq above the kernel's
 			     * perf_event_max_sample_rate is an error instead
 			     * of being lowered to it */
+	bool all_user;	     /* --all-user: every event counts user space only */
+	bool all_kernel;     /* --all-kernel: kernel space only */
+	bool user_callchains; /* --user-callchains: no kernel frames in call chains */
+	unsigned int delay_ms; /* -D: the events start this long after the command
+				* (or the recording) starts; messages say when */
+	uint64_t max_size;     /* --max-size: stop once the output has this many
+				* bytes (0: no limit) */
+	uint64_t switch_size;  /* --switch-output=SIZE: a new file every SIZE bytes */
+	unsigned int switch_secs; /* --switch-output=TIME: a new file every TIME s */
 };
 
 struct pk_recorder;
@@ -96,6 +105,21 @@ int pk_recorder_run(struct pk_recorder *r);
 
 /* Ask pk_recorder_run() to return.  Async-signal-safe. */
 void pk_recorder_stop(struct pk_recorder *r);
+
+/*
+ * Ask pk_recorder_run() to close the current output file under a name
+ * with a timestamp (OUTPUT.YYYYMMDDhhmmssCC, local time, as perf's
+ * --switch-output) and go on in a new one.  Async-signal-safe; also done
+ * by the recorder itself with switch_size / switch_secs.
+ */
+void pk_recorder_switch(struct pk_recorder *r);
+
+/*
+ * Rename the finished output to OUTPUT.YYYYMMDDhhmmssCC (perf's
+ * --timestamp-filename); the new name is written to name (size bytes).
+ * 0 or a negative errno.  After pk_recorder_finish(), file mode only.
+ */
+int pk_recorder_timestamp_output(struct pk_recorder *r, char *name, size_t size);
 
 struct pk_recorder_summary {
 	uint64_t bytes;			      /* output size */

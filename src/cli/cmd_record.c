@@ -18,10 +18,23 @@ struct record_cmd {
 	size_t last_e;		/* first event of the last -e, for --filter */
 	bool quiet;
 	int verbose;
+	bool timestamp_filename; /* --timestamp-filename, and --switch-output */
+	bool switch_signal;	 /* --switch-output=signal: SIGUSR2 */
 };
 
 static struct pk_recorder *volatile active;
 static volatile sig_atomic_t got_signal; /* raised again at the end, as perf */
+
+static volatile sig_atomic_t switch_asked; /* SIGUSR2 while opening */
+
+static void on_switch_signal(int sig)
+{
+	(void)sig;
+	if (active)
+		pk_recorder_switch(active);
+	else
+		switch_asked = 1;
+}
 
 static void on_signal(int sig)
 {
@@ -82,6 +95,16 @@ static void usage(FILE *f)
 		"    -z, --compression-level[=n]  zstd-compress records (default level 1)\n"
 		"    -i, --no-inherit          child tasks do not inherit the events\n"
 		"    -B, --no-buildid          do not collect build ids\n"
+		"    -D, --delay <ms>          start the events ms after the command starts\n"
+		"        --all-user            every event counts user space only\n"
+		"        --all-kernel          every event counts kernel space only\n"
+		"        --user-callchains     call chains without kernel frames\n"
+		"        --max-size <size>     stop once the output is this large (B/K/M/G)\n"
+		"        --timestamp-filename  rename the output to <output>.<timestamp> at the end\n"
+		"        --switch-output[=<signal|size|time>]\n"
+		"                              close the output as <output>.<timestamp> and go on\n"
+		"                              in a new one on SIGUSR2 (signal, the default), every\n"
+		"                              size bytes (B/K/M/G) or every time (s/m/h/d)\n"
 		"    -q, --quiet               print nothing but errors\n"
 		"    -v, --verbose             be more verbose\n");
 }
@@ -173,6 +196,78 @@ bad:
 	return -1;
 }
 
+/* "20K", "1M", "512" (bytes); mult_chars gives the suffixes and their
+ * multipliers in order, e.g. "BKMG" for sizes */
+static int parse_scaled(const char *s, const char *suffixes, const uint64_t *mults, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	const char *at;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-')
+		return -1;
+	if (!*end) {
+		*out = v;
+		return 0;
+	}
+	if (end[1] || !(at = strchr(suffixes, *end)))
+		return -1;
+	*out = v * mults[at - suffixes];
+	return 0;
+}
+
+static const uint64_t size_mults[] = {1, 1, 1ULL << 10, 1ULL << 10, 1ULL << 20, 1ULL << 20,
+				      1ULL << 30, 1ULL << 30};
+#define SIZE_SUFFIXES "BbKkMmGg"
+
+static int parse_max_size(struct record_cmd *c, const char *s)
+{
+	if (parse_scaled(s, SIZE_SUFFIXES, size_mults, &c->o.max_size) || !c->o.max_size) {
+		cli_error("record: invalid --max-size '%s': a size like 200M", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* perf's --switch-output: "signal", a size (B/K/M/G) or a time (s/m/h/d) */
+static int parse_switch_output(struct record_cmd *c, const char *s)
+{
+	static const uint64_t time_mults[] = {1, 60, 3600, 86400};
+	uint64_t v;
+
+	c->timestamp_filename = true;
+	if (!s || !strcmp(s, "signal")) {
+		c->switch_signal = true;
+		return 0;
+	}
+	if (!parse_scaled(s, SIZE_SUFFIXES, size_mults, &v) && v && strpbrk(s, SIZE_SUFFIXES)) {
+		c->o.switch_size = v;
+		return 0;
+	}
+	if (!parse_scaled(s, "smhd", time_mults, &v) && v && strpbrk(s, "smhd") && v < UINT32_MAX) {
+		c->o.switch_secs = (unsigned int)v;
+		return 0;
+	}
+	cli_error("record: invalid --switch-output '%s': signal, a size (10M) or a time (30s)", s);
+	return -1;
+}
+
+static int parse_delay(struct record_cmd *c, const char *s)
+{
+	uint64_t v;
+
+	if (!strcmp(s, "-1") || strchr(s, '-') || strchr(s, ',')) {
+		cli_error("record: -D %s: only a delay in ms is supported (no -1, no ranges)", s);
+		return -1;
+	}
+	if (parse_u64(s, "-D", 0, &v) || v > UINT32_MAX)
+		return -1;
+	c->o.delay_ms = (unsigned int)v;
+	return 0;
+}
+
 static int parse_clockid(const char *s, int *out)
 {
 	static const struct {
@@ -261,6 +356,12 @@ enum {
 	OPT_NAMESPACES,
 	OPT_STRICT_FREQ,
 	OPT_FILTER,
+	OPT_ALL_USER,
+	OPT_ALL_KERNEL,
+	OPT_USER_CALLCHAINS,
+	OPT_MAX_SIZE,
+	OPT_TIMESTAMP_FILENAME,
+	OPT_SWITCH_OUTPUT,
 };
 
 static const struct option long_opts[] = {
@@ -285,6 +386,13 @@ static const struct option long_opts[] = {
 	{"compression-level", optional_argument, NULL, 'z'},
 	{"no-inherit", no_argument, NULL, 'i'},
 	{"no-buildid", no_argument, NULL, 'B'},
+	{"delay", required_argument, NULL, 'D'},
+	{"all-user", no_argument, NULL, OPT_ALL_USER},
+	{"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
+	{"user-callchains", no_argument, NULL, OPT_USER_CALLCHAINS},
+	{"max-size", required_argument, NULL, OPT_MAX_SIZE},
+	{"timestamp-filename", no_argument, NULL, OPT_TIMESTAMP_FILENAME},
+	{"switch-output", optional_argument, NULL, OPT_SWITCH_OUTPUT},
 	{"quiet", no_argument, NULL, 'q'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
@@ -364,6 +472,24 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case 'q':
 		c->quiet = true;
 		return 0;
+	case 'D':
+		return parse_delay(c, arg);
+	case OPT_ALL_USER:
+		c->o.all_user = true;
+		return 0;
+	case OPT_ALL_KERNEL:
+		c->o.all_kernel = true;
+		return 0;
+	case OPT_USER_CALLCHAINS:
+		c->o.user_callchains = true;
+		return 0;
+	case OPT_MAX_SIZE:
+		return parse_max_size(c, arg);
+	case OPT_TIMESTAMP_FILENAME:
+		c->timestamp_filename = true;
+		return 0;
+	case OPT_SWITCH_OUTPUT:
+		return parse_switch_output(c, arg);
 	case 'v':
 		c->verbose++;
 		return 0;
@@ -378,7 +504,7 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 1;
-	while ((opt = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:sTdk:z::iBqvh", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:sTdk:z::iBD:qvh", long_opts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
@@ -409,14 +535,17 @@ static void print_notes(const char *notes)
 	}
 }
 
-static void print_summary(const struct record_cmd *c, const struct pk_recorder_summary *s)
+static void print_summary(const struct record_cmd *c, const struct pk_recorder_summary *s,
+			  const char *stamped)
 {
 	fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
 		(unsigned long long)s->wakeups);
-	fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples",
+	if (stamped)
+		fprintf(stderr, "[ perfkit record: Dump %s ]\n", stamped);
+	fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s%s (%llu samples",
 		(double)s->bytes / (1024.0 * 1024.0),
 		strcmp(c->o.output, "-") ? c->o.output : "<stdout>",
-		(unsigned long long)s->samples);
+		stamped ? ".<timestamp>" : "", (unsigned long long)s->samples);
 	if (c->o.compress_level > 0 && s->compressed_bytes)
 		fprintf(stderr, ", compressed %.1fx",
 			(double)s->raw_bytes / (double)s->compressed_bytes);
@@ -430,6 +559,7 @@ int cmd_record(int argc, char **argv)
 	struct pk_recorder *rec = NULL;
 	struct sigaction sa = {0};
 	int err, ferr, ret = 1;
+	char stamped[4096] = "";
 
 	c.o.sz = sizeof(c.o);
 	c.o.output = "perf.data";
@@ -450,6 +580,10 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL); /* a closed terminal still gets a valid file */
 	signal(SIGPIPE, SIG_IGN);
+	if (c.switch_signal) {
+		sa.sa_handler = on_switch_signal;
+		sigaction(SIGUSR2, &sa, NULL);
+	}
 
 	err = pk_recorder_open(&rec, &c.o);
 	if (rec && !c.quiet)
@@ -461,6 +595,8 @@ int cmd_record(int argc, char **argv)
 	active = rec;
 	if (got_signal) /* arrived while opening: stop as soon as it starts */
 		pk_recorder_stop(rec);
+	if (switch_asked)
+		pk_recorder_switch(rec);
 	err = pk_recorder_run(rec);
 	if (err)
 		cli_error("record: %s", pk_recorder_error(rec));
@@ -472,9 +608,14 @@ int cmd_record(int argc, char **argv)
 	active = NULL;
 	if (ferr && ferr != err)
 		cli_error("record: %s", pk_recorder_error(rec));
-	if (!c.quiet)
-		print_summary(&c, &sum);
 	err = err ? err : ferr;
+	if (!err && c.timestamp_filename && strcmp(c.o.output, "-")) {
+		err = pk_recorder_timestamp_output(rec, stamped, sizeof(stamped));
+		if (err)
+			cli_error("record: %s", pk_recorder_error(rec));
+	}
+	if (!c.quiet)
+		print_summary(&c, &sum, stamped[0] ? stamped : NULL);
 	if (!err) {
 		pk_recorder_close(rec);
 		pk_event_list_free(&c.events);

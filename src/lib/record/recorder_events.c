@@ -75,7 +75,8 @@ static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, boo
 	a->wakeup_watermark = (uint32_t)((r->o.mmap_pages ? r->o.mmap_pages : 128) *
 					 (size_t)sysconf(_SC_PAGESIZE) / 4);
 	a->disabled = 1;
-	a->inherit = r->per_task && !r->o.no_inherit;
+	/* system-wide too, as perf: the kernel ignores it on a CPU-wide event */
+	a->inherit = !r->o.no_inherit;
 	a->inherit_stat = r->o.inherit_stat;
 	a->enable_on_exec = r->trace_command;
 	if (r->o.use_clockid) {
@@ -87,6 +88,17 @@ static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, boo
 		a->sample_stack_user = r->o.dwarf_stack_size ? r->o.dwarf_stack_size : 8192;
 		a->exclude_callchain_user = 1;
 	}
+	if (r->o.all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	} else if (r->o.all_kernel) {
+		a->exclude_user = 1;
+		a->exclude_kernel = 0;
+	}
+	if (r->o.user_callchains && r->o.callgraph != PK_CALLGRAPH_NONE)
+		a->exclude_callchain_kernel = 1;
+	if (r->o.delay_ms)
+		a->enable_on_exec = 0; /* enabled when the delay is over */
 	if (r->o.callgraph != PK_CALLGRAPH_NONE)
 		a->sample_max_stack =
 			(uint16_t)read_proc_long("/proc/sys/kernel/perf_event_max_stack", 127);
@@ -128,6 +140,29 @@ static int add_event(struct pk_recorder *r, const struct perf_event_attr *attr, 
 }
 
 /*
+ * A group whose leader has PERF_SAMPLE_READ (":S") is sampled by its
+ * leader alone, each sample reading the whole group, as perf does: group
+ * reads, no inherit (the kernel refuses it with group reads), members that
+ * only count and start with their leader.
+ */
+static void sample_read_group(struct perf_event_attr *a, const struct pk_event_list *list,
+			      size_t i)
+{
+	size_t leader = (size_t)list->ev[i].leader;
+
+	if (leader >= list->nr || list->ev[leader].group_size < 2 ||
+	    !(list->ev[leader].attr.sample_type & PERF_SAMPLE_READ))
+		return;
+	a->read_format |= PERF_FORMAT_GROUP;
+	a->inherit = 0;
+	if (leader == i)
+		return;
+	a->freq = 0;
+	a->sample_period = 0;
+	a->enable_on_exec = 0;
+}
+
+/*
  * System-wide, the events that sample are enabled only once the threads
  * and maps that already exist have been read from /proc; a dummy event
  * that samples nothing but tracks comm, mmap and task records is enabled
@@ -140,9 +175,12 @@ static int add_tracking_event(struct pk_recorder *r)
 {
 	struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY};
 
-	if (r->per_task)
+	/* with -D the first event is off for a while: its tracking would
+	 * miss the command's exec and maps */
+	if (r->per_task && !r->o.delay_ms)
 		return 0;
 	configure_attr(r, &a, true);
+	a.enable_on_exec = r->trace_command;
 	r->tracking_ev = r->nr_ev;
 	return add_event(r, &a, "dummy:HG", r->nr_ev, 1);
 }
@@ -175,14 +213,15 @@ int pki_rec_setup_events(struct pk_recorder *r)
 		struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE,
 					    .config = PERF_COUNT_HW_CPU_CYCLES};
 
-		configure_attr(r, &a, r->per_task);
+		configure_attr(r, &a, r->per_task && !r->o.delay_ms);
 		err = add_event(r, &a, "cycles", 0, 1);
 		return err ? err : add_tracking_event(r);
 	}
 	for (size_t i = 0; i < list->nr; i++) {
 		struct perf_event_attr a = list->ev[i].attr;
 
-		configure_attr(r, &a, i == 0 && r->per_task);
+		configure_attr(r, &a, i == 0 && r->per_task && !r->o.delay_ms);
+		sample_read_group(&a, list, i);
 		err = add_event(r, &a, list->ev[i].name ? list->ev[i].name : "event",
 				list->ev[i].leader, list->ev[i].group_size);
 		if (err)
@@ -412,8 +451,8 @@ int pki_rec_enable_tracking(struct pk_recorder *r)
 {
 	struct rec_event *e;
 
-	if (r->tracking_ev < 0)
-		return 0;
+	if (r->tracking_ev < 0 || r->trace_command)
+		return 0; /* on a command it starts at the exec */
 	e = &r->ev[r->tracking_ev];
 	for (int i = 0; i < r->nr_cpus * r->nr_threads; i++)
 		if (e->fds[i] >= 0 && ioctl(e->fds[i], PERF_EVENT_IOC_ENABLE, 0))

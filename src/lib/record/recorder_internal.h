@@ -52,8 +52,14 @@ struct pk_recorder {
 	bool child_done;
 	int child_status;
 
-	int stop_fd; /* eventfd: pk_recorder_stop() */
+	int stop_fd; /* eventfd: pk_recorder_stop() and pk_recorder_switch() */
 	volatile sig_atomic_t stop;
+	volatile sig_atomic_t switch_req;
+
+	/* -D, --switch-output, --max-size (recorder_switch.c) */
+	bool delayed;		 /* events wait for enable_at */
+	uint64_t enable_at;	 /* CLOCK_MONOTONIC ns */
+	uint64_t next_switch_at; /* CLOCK_MONOTONIC ns, 0: none */
 
 	struct pk_writer *w;
 	struct pki_rec_dsos *dsos;
@@ -66,6 +72,19 @@ __attribute__((format(printf, 3, 4))) int pki_rec_fail(struct pk_recorder *r, in
 						       const char *fmt, ...);
 void pki_rec_note(struct pk_recorder *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* recorder.c */
+int pki_rec_open_writer(struct pk_recorder *r);
+int pki_rec_synthesize(struct pk_recorder *r);
+
+/* recorder_switch.c: what the loop does besides draining */
+uint64_t pki_rec_now_ns(void);
+/* Milliseconds until the next timed action, or dflt. */
+int pki_rec_timeout_ms(const struct pk_recorder *r, int dflt);
+/* After a drain: enable delayed events, switch files, stop at max_size.
+ * 0 or a negative errno; sets r->stop at the size limit. */
+int pki_rec_tick(struct pk_recorder *r);
+void pki_rec_timed_start(struct pk_recorder *r);
 
 /* recorder_events.c */
 int pki_rec_setup_events(struct pk_recorder *r);
