@@ -74,6 +74,9 @@ struct pk_recorder_opts {
 				* bytes (0: no limit) */
 	uint64_t switch_size;  /* --switch-output=SIZE: a new file every SIZE bytes */
 	unsigned int switch_secs; /* --switch-output=TIME: a new file every TIME s */
+	bool overwrite;	       /* --overwrite: flight recorder; the rings keep the
+				* newest records and are written out only at
+				* the end and at each switch (pk_recorder_switch) */
 };
 
 struct pk_recorder;

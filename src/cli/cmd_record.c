@@ -105,6 +105,9 @@ static void usage(FILE *f)
 		"                              close the output as <output>.<timestamp> and go on\n"
 		"                              in a new one on SIGUSR2 (signal, the default), every\n"
 		"                              size bytes (B/K/M/G) or every time (s/m/h/d)\n"
+		"        --overwrite           flight recorder: the rings keep the newest records,\n"
+		"                              written at the end (and on SIGUSR2 with\n"
+		"                              --switch-output)\n"
 		"    -q, --quiet               print nothing but errors\n"
 		"    -v, --verbose             be more verbose\n");
 }
@@ -362,6 +365,7 @@ enum {
 	OPT_MAX_SIZE,
 	OPT_TIMESTAMP_FILENAME,
 	OPT_SWITCH_OUTPUT,
+	OPT_OVERWRITE,
 };
 
 static const struct option long_opts[] = {
@@ -393,6 +397,7 @@ static const struct option long_opts[] = {
 	{"max-size", required_argument, NULL, OPT_MAX_SIZE},
 	{"timestamp-filename", no_argument, NULL, OPT_TIMESTAMP_FILENAME},
 	{"switch-output", optional_argument, NULL, OPT_SWITCH_OUTPUT},
+	{"overwrite", no_argument, NULL, OPT_OVERWRITE},
 	{"quiet", no_argument, NULL, 'q'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
@@ -490,6 +495,9 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 		return 0;
 	case OPT_SWITCH_OUTPUT:
 		return parse_switch_output(c, arg);
+	case OPT_OVERWRITE:
+		c->o.overwrite = true;
+		return 0;
 	case 'v':
 		c->verbose++;
 		return 0;

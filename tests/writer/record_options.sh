@@ -115,4 +115,37 @@ wait "$pid"
 pid=
 grep -q 'Dump perf.data.[0-9]*' err || bad "--switch-output: no Dump line: $(head -c 200 err)"
 check_files "--switch-output (SIGUSR2)" 2
+# --overwrite: only the newest records are kept (a forward recording of
+# this has ~4000 samples), perf reads the file
+rm -f perf.data*
+"$PK" record -q --overwrite -m 8 -a -F 1000 -e cpu-clock -- sleep 2 2>err
+read -r n span < <("$PERF" script -F time -i perf.data 2>/dev/null |
+	awk '{t = $1 + 0; if (!a) a = t; b = t; n++} END {printf "%d %d\n", n, (b - a) * 1000}')
+if [ "${n:-0}" -gt 0 ] && [ "$n" -lt 2000 ] && [ "$span" -lt 1500 ]; then
+	ok "--overwrite: the newest $n samples, over $span ms"
+else
+	bad "--overwrite: $n samples over $span ms: $(head -c 200 err)"
+fi
+
+# --overwrite --switch-output: SIGUSR2 writes a snapshot, as perf's flight
+# recorder (asked again until a snapshot has samples)
+samples() { "$PERF" report --stats -i "$1" 2>/dev/null | awk '/SAMPLE events/ {print $3; exit}'; }
+rm -f perf.data*
+"$PK" record -q --overwrite --switch-output -m 8 -a -F 1000 -e cpu-clock 2>err &
+pid=$!
+for _ in $(seq 200); do [ -s perf.data ] && break; sleep 0.05; done
+got=0
+for _ in $(seq 50); do
+	kill -USR2 "$pid"
+	for _ in $(seq 100); do ls perf.data.* >/dev/null 2>&1 && break; sleep 0.05; done
+	for f in perf.data.*; do [ "$(samples "$f")" -gt 0 ] 2>/dev/null && got=1; done
+	[ $got = 1 ] && break
+	rm -f perf.data.*
+done
+kill -INT "$pid"
+wait "$pid"
+pid=
+[ $got = 1 ] && ok "--overwrite --switch-output: SIGUSR2 snapshot with samples" ||
+	bad "--overwrite --switch-output: no snapshot with samples: $(head -c 200 err)"
+check_files "--overwrite --switch-output" 2
 exit $failed

@@ -263,8 +263,10 @@ static int wait_for_data(struct pk_recorder *r, bool *all_hup)
 	fds = calloc(r->nr_rings + 2, sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
+	/* overwrite rings are read only at a switch or the end */
 	for (int i = 0; i < r->nr_rings; i++)
-		fds[n++] = (struct pollfd){.fd = pk_ring_fd(r->rings[i]), .events = POLLIN};
+		fds[n++] = (struct pollfd){.fd = r->o.overwrite ? -1 : pk_ring_fd(r->rings[i]),
+					   .events = POLLIN};
 	fds[n++] = (struct pollfd){.fd = r->stop_fd, .events = POLLIN};
 	if (r->pidfd >= 0)
 		fds[n++] = (struct pollfd){.fd = r->pidfd, .events = POLLIN};
@@ -294,7 +296,9 @@ int pk_recorder_run(struct pk_recorder *r)
 	}
 	pki_rec_timed_start(r);
 	for (;;) {
-		if ((err = drain(r)) || (err = pki_rec_tick(r)))
+		if ((!r->o.overwrite || pki_rec_switch_due(r)) && (err = drain(r)))
+			return err;
+		if ((err = pki_rec_tick(r)))
 			return err;
 		if (r->stop || all_hup)
 			break;

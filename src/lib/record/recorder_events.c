@@ -74,6 +74,7 @@ static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, boo
 	a->watermark = 1;
 	a->wakeup_watermark = (uint32_t)((r->o.mmap_pages ? r->o.mmap_pages : 128) *
 					 (size_t)sysconf(_SC_PAGESIZE) / 4);
+	a->write_backward = r->o.overwrite;
 	a->disabled = 1;
 	/* system-wide too, as perf: the kernel ignores it on a CPU-wide event */
 	a->inherit = !r->o.no_inherit;
@@ -388,7 +389,8 @@ static void unmap_rings(struct pk_recorder *r)
 
 static int map_first_fds(struct pk_recorder *r, size_t pages)
 {
-	struct pk_ring_opts ro = {.sz = sizeof(ro), .data_pages = pages};
+	struct pk_ring_opts ro = {.sz = sizeof(ro), .data_pages = pages,
+				  .overwrite = r->o.overwrite};
 
 	for (int ci = 0; ci < r->nr_cpus; ci++) {
 		int err = pk_ring_map(&r->rings[ci], r->ev[0].fds[ci * r->nr_threads], &ro);

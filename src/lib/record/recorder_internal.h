@@ -85,6 +85,8 @@ int pki_rec_timeout_ms(const struct pk_recorder *r, int dflt);
  * 0 or a negative errno; sets r->stop at the size limit. */
 int pki_rec_tick(struct pk_recorder *r);
 void pki_rec_timed_start(struct pk_recorder *r);
+/* A switch is asked for or its time has come (--overwrite drains then). */
+bool pki_rec_switch_due(const struct pk_recorder *r);
 
 /* recorder_events.c */
 int pki_rec_setup_events(struct pk_recorder *r);

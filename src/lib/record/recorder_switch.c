@@ -116,6 +116,11 @@ static int switch_output(struct pk_recorder *r)
 	return pki_rec_synthesize(r);
 }
 
+bool pki_rec_switch_due(const struct pk_recorder *r)
+{
+	return r->switch_req || (r->next_switch_at && pki_rec_now_ns() >= r->next_switch_at);
+}
+
 int pki_rec_tick(struct pk_recorder *r)
 {
 	struct pk_writer_stats st;
