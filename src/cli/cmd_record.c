@@ -20,6 +20,7 @@ struct record_cmd {
 	int verbose;
 	bool timestamp_filename; /* --timestamp-filename, and --switch-output */
 	bool switch_signal;	 /* --switch-output=signal: SIGUSR2 */
+	bool dry_run;
 };
 
 static struct pk_recorder *volatile active;
@@ -98,13 +99,18 @@ static void usage(FILE *f)
 		"    -D, --delay <ms>          start the events ms after the command starts\n"
 		"        --all-user            every event counts user space only\n"
 		"        --all-kernel          every event counts kernel space only\n"
-		"        --user-callchains     call chains without kernel frames\n"
 		"        --max-size <size>     stop once the output is this large (B/K/M/G)\n"
 		"        --timestamp-filename  rename the output to <output>.<timestamp> at the end\n"
 		"        --switch-output[=<signal|size|time>]\n"
 		"                              close the output as <output>.<timestamp> and go on\n"
 		"                              in a new one on SIGUSR2 (signal, the default), every\n"
 		"                              size bytes (B/K/M/G) or every time (s/m/h/d)\n"
+		"        --user-callchains / --kernel-callchains\n"
+		"                              call chains without kernel / user frames\n"
+		"        --sample-cpu          record the CPU in every sample\n"
+		"    -P, --period, --sample-identifier, --no-bpf-event\n"
+		"                              accepted: perfkit always does (or never records) so\n"
+		"        --dry-run             parse the options, then exit\n"
 		"        --overwrite           flight recorder: the rings keep the newest records,\n"
 		"                              written at the end (and on SIGUSR2 with\n"
 		"                              --switch-output)\n"
@@ -366,6 +372,10 @@ enum {
 	OPT_TIMESTAMP_FILENAME,
 	OPT_SWITCH_OUTPUT,
 	OPT_OVERWRITE,
+	OPT_KERNEL_CALLCHAINS,
+	OPT_SAMPLE_CPU,
+	OPT_DRY_RUN,
+	OPT_ALWAYS,	/* perf options for what perfkit always does */
 };
 
 static const struct option long_opts[] = {
@@ -398,6 +408,12 @@ static const struct option long_opts[] = {
 	{"timestamp-filename", no_argument, NULL, OPT_TIMESTAMP_FILENAME},
 	{"switch-output", optional_argument, NULL, OPT_SWITCH_OUTPUT},
 	{"overwrite", no_argument, NULL, OPT_OVERWRITE},
+	{"kernel-callchains", no_argument, NULL, OPT_KERNEL_CALLCHAINS},
+	{"sample-cpu", no_argument, NULL, OPT_SAMPLE_CPU},
+	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	{"period", no_argument, NULL, 'P'},
+	{"sample-identifier", no_argument, NULL, OPT_ALWAYS},
+	{"no-bpf-event", no_argument, NULL, OPT_ALWAYS},
 	{"quiet", no_argument, NULL, 'q'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
@@ -498,6 +514,18 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case OPT_OVERWRITE:
 		c->o.overwrite = true;
 		return 0;
+	case OPT_KERNEL_CALLCHAINS:
+		c->o.kernel_callchains = true;
+		return 0;
+	case OPT_SAMPLE_CPU:
+		c->o.sample_cpu = true;
+		return 0;
+	case OPT_DRY_RUN:
+		c->dry_run = true;
+		return 0;
+	case 'P':
+	case OPT_ALWAYS:
+		return 0;
 	case 'v':
 		c->verbose++;
 		return 0;
@@ -506,23 +534,68 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	}
 }
 
+/* perf record's options that perfkit does not have: named as such when
+ * given, rather than as unknown */
+static const char *const perf_only_long[] = {
+	"branch-any", "cgroup", "intr-regs", "branch-filter", "no-samples", "raw-samples",
+	"realtime", "snapshot", "uid", "weight", "affinity", "aio", "all-cgroups", "aux-sample",
+	"buildid-mmap", "clang-opt", "clang-path", "code-page-size", "control",
+	"data-page-size", "debuginfod", "exclude-perf", "group", "kcore", "mmap-flush",
+	"no-buffering", "num-thread-synthesize", "off-cpu", "per-thread", "phys-data",
+	"proc-map-timeout", "running-time", "switch-max-files", "switch-output-event", "synth",
+	"tail-synthesize", "threads", "timestamp-boundary", "transaction", "user-regs",
+	"vmlinux", "llvm-config", NULL,
+};
+static const char perf_only_short[] = "bGIjnRrSuW";
+
+static bool perf_only(const char *arg, int short_opt)
+{
+	size_t n;
+
+	if (short_opt)
+		return strchr(perf_only_short, short_opt) != NULL;
+	if (strncmp(arg, "--", 2))
+		return false;
+	arg += 2;
+	n = strcspn(arg, "=");
+	for (size_t i = 0; perf_only_long[i]; i++)
+		if (strlen(perf_only_long[i]) == n && !strncmp(arg, perf_only_long[i], n))
+			return true;
+	return false;
+}
+
+/* One line for an option getopt refused. */
+static void bad_option(int opt, const char *arg)
+{
+	char shortname[3] = {'-', (char)optopt, 0};
+	const char *name = optopt ? shortname : arg;
+
+	if (opt == ':')
+		cli_error("record: option '%s' needs a value", name);
+	else if (perf_only(arg, optopt))
+		cli_error("record: perf's option '%s' is not implemented by perfkit", name);
+	else
+		cli_error("record: unknown option '%s' (see 'perfkit record --help')", name);
+}
+
 static int parse_args(struct record_cmd *c, int argc, char **argv)
 {
 	int opt;
 
 	optind = 1;
-	opterr = 1;
-	while ((opt = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:sTdk:z::iBD:qvh", long_opts,
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBD:Pqvh", long_opts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			exit(0);
 		}
-		if (opt == '?' || parse_one(c, opt, optarg)) {
-			if (opt == '?')
-				usage(stderr);
+		if (opt == '?' || opt == ':') {
+			bad_option(opt, argv[optind - 1]);
 			return -1;
 		}
+		if (parse_one(c, opt, optarg))
+			return -1;
 	}
 	c->o.argv = optind < argc ? argv + optind : NULL;
 	/* as perf: no command and no target records the whole system until
@@ -573,6 +646,10 @@ int cmd_record(int argc, char **argv)
 	c.o.output = "perf.data";
 	if (parse_args(&c, argc, argv))
 		return 1;
+	if (c.dry_run) { /* perf's: the options parsed, nothing run */
+		pk_event_list_free(&c.events);
+		return 0;
+	}
 	cli_setup_library_output(c.quiet ? -1 : c.verbose);
 	c.o.events = &c.events;
 	/* main() passes argv + 1: CMDLINE gets "perfkit record ..." whole */

@@ -31,6 +31,7 @@ attrs() {
 		sed -e 's/^\(# event : name = dummy\).*/\1/'
 }
 for o in "--all-user" "--all-kernel" "--user-callchains -g" "-D 50" \
+	"--kernel-callchains -g" "--sample-cpu" "-P --sample-identifier --no-bpf-event" \
 	"-e {cpu-clock,task-clock}:S" "-a --all-user"; do
 	# shellcheck disable=SC2086
 	case $o in -e*) e= ;; *) e="-e cpu-clock" ;; esac
@@ -45,6 +46,21 @@ for o in "--all-user" "--all-kernel" "--user-callchains -g" "-D 50" \
 		bad "$o: attrs differ from perf's: $(tr '\n' ' ' <diff | head -c 600)"
 	fi
 done
+
+# perf's options perfkit lacks: one line naming them, exit non-zero
+for o in --aio --per-thread -b "--switch-max-files=3" --control=fd:3; do
+	"$PK" record "$o" -o n.data -- true >/dev/null 2>err
+	rc=$?
+	if [ "$rc" != 0 ] && [ "$(wc -l <err)" = 1 ] && grep -q "not implemented" err &&
+		[ ! -e n.data ]; then
+		ok "$o: refused in one line"
+	else
+		bad "$o: exit $rc: $(head -c 300 err)"
+	fi
+done
+# -v says more on stderr
+"$PK" record -v -e cpu-clock -o v.data -- true 2>err
+grep -q 'opening cpu-clock' err && ok "-v: says what it opens" || bad "-v: $(head -c 200 err)"
 
 # -D 300: no sample in the first 300 ms after the exec (perf's messages too)
 "$PK" record -e cpu-clock -D 300 -o d.data -- sh -c \

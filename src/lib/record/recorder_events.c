@@ -37,7 +37,7 @@ static uint64_t sample_type_for(const struct pk_recorder *r)
 	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		      PERF_SAMPLE_PERIOD;
 
-	if (!r->per_task)
+	if (!r->per_task || r->o.sample_cpu)
 		st |= PERF_SAMPLE_CPU;
 	if (r->o.callgraph != PK_CALLGRAPH_NONE)
 		st |= PERF_SAMPLE_CALLCHAIN;
@@ -98,6 +98,8 @@ static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, boo
 	}
 	if (r->o.user_callchains && r->o.callgraph != PK_CALLGRAPH_NONE)
 		a->exclude_callchain_kernel = 1;
+	if (r->o.kernel_callchains && r->o.callgraph != PK_CALLGRAPH_NONE)
+		a->exclude_callchain_user = 1;
 	if (r->o.delay_ms)
 		a->enable_on_exec = 0; /* enabled when the delay is over */
 	if (r->o.callgraph != PK_CALLGRAPH_NONE)
@@ -360,6 +362,11 @@ static bool fall_back(struct pk_recorder *r, int ei, int err)
 int pki_rec_open_events(struct pk_recorder *r)
 {
 	for (int ei = 0; ei < r->nr_ev; ei++) {
+		pki_debug("record: opening %s (type %u, config %#llx, sample_type %#llx) on %d "
+			  "CPU(s) x %d thread(s)",
+			  r->ev[ei].name, r->ev[ei].attr.type,
+			  (unsigned long long)r->ev[ei].attr.config,
+			  (unsigned long long)r->ev[ei].attr.sample_type, r->nr_cpus, r->nr_threads);
 		for (int ci = 0; ci < r->nr_cpus; ci++) {
 			for (int ti = 0; ti < r->nr_threads; ti++) {
 				int err = open_one(r, ei, ci, ti);
