@@ -109,6 +109,7 @@ void pki_workload_reap(struct pk_recorder *r, bool wait);
 /* synth.c: records for the state that existed before recording */
 int pki_synth_kernel(struct pk_recorder *r);
 int pki_synth_threads(struct pk_recorder *r);
+int pki_synth_command(struct pk_recorder *r);
 /* Append the sample_id_all trailer for (pid, tid) to rec (size bytes
  * used, room for id_hdr_size more); returns the new size. */
 size_t pki_rec_trailer(const struct pk_recorder *r, void *rec, size_t size, uint32_t pid,

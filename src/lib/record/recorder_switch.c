@@ -111,7 +111,7 @@ static int switch_output(struct pk_recorder *r)
 		if (!(r->dsos = pki_rec_dsos_new(r->sample_type)))
 			return pki_rec_fail(r, -ENOMEM, "out of memory");
 	}
-	if ((err = pki_rec_open_writer(r)))
+	if ((err = pki_rec_open_writer(r)) || (err = pki_synth_command(r)))
 		return err;
 	return pki_rec_synthesize(r);
 }

@@ -382,3 +382,12 @@ int pki_synth_threads(struct pk_recorder *r)
 	free(done);
 	return err;
 }
+
+/* After a --switch-output, the new file of a command's recording: the
+ * command's process as it is now (its children are not followed). */
+int pki_synth_command(struct pk_recorder *r)
+{
+	if (!r->trace_command || r->child <= 0 || r->child_done)
+		return 0;
+	return synth_process(r, (int)r->child);
+}
