@@ -74,6 +74,8 @@ struct pk_recorder_opts {
 				* bytes (0: no limit) */
 	uint64_t switch_size;  /* --switch-output=SIZE: a new file every SIZE bytes */
 	unsigned int switch_secs; /* --switch-output=TIME: a new file every TIME s */
+	unsigned int switch_max_files; /* --switch-max-files: keep only the newest
+					* this many timestamped files (0: all) */
 	bool kernel_callchains; /* --kernel-callchains: no user frames in call chains */
 	bool sample_cpu;	/* --sample-cpu: CPU in samples of a command too */
 	bool overwrite;	       /* --overwrite: flight recorder; the rings keep the

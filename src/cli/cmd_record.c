@@ -111,6 +111,7 @@ static void usage(FILE *f)
 		"    -P, --period, --sample-identifier, --no-bpf-event\n"
 		"                              accepted: perfkit always does (or never records) so\n"
 		"        --dry-run             parse the options, then exit\n"
+		"        --switch-max-files <n> keep only the n newest files of --switch-output\n"
 		"        --overwrite           flight recorder: the rings keep the newest records,\n"
 		"                              written at the end (and on SIGUSR2 with\n"
 		"                              --switch-output)\n"
@@ -375,6 +376,7 @@ enum {
 	OPT_KERNEL_CALLCHAINS,
 	OPT_SAMPLE_CPU,
 	OPT_DRY_RUN,
+	OPT_SWITCH_MAX_FILES,
 	OPT_ALWAYS,	/* perf options for what perfkit always does */
 };
 
@@ -411,6 +413,7 @@ static const struct option long_opts[] = {
 	{"kernel-callchains", no_argument, NULL, OPT_KERNEL_CALLCHAINS},
 	{"sample-cpu", no_argument, NULL, OPT_SAMPLE_CPU},
 	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	{"switch-max-files", required_argument, NULL, OPT_SWITCH_MAX_FILES},
 	{"period", no_argument, NULL, 'P'},
 	{"sample-identifier", no_argument, NULL, OPT_ALWAYS},
 	{"no-bpf-event", no_argument, NULL, OPT_ALWAYS},
@@ -523,6 +526,11 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case OPT_DRY_RUN:
 		c->dry_run = true;
 		return 0;
+	case OPT_SWITCH_MAX_FILES:
+		if (parse_u64(arg, "--switch-max-files", 1, &v) || v > UINT32_MAX)
+			return -1;
+		c->o.switch_max_files = (unsigned int)v;
+		return 0;
 	case 'P':
 	case OPT_ALWAYS:
 		return 0;
@@ -542,7 +550,7 @@ static const char *const perf_only_long[] = {
 	"buildid-mmap", "clang-opt", "clang-path", "code-page-size", "control",
 	"data-page-size", "debuginfod", "exclude-perf", "group", "kcore", "mmap-flush",
 	"no-buffering", "num-thread-synthesize", "off-cpu", "per-thread", "phys-data",
-	"proc-map-timeout", "running-time", "switch-max-files", "switch-output-event", "synth",
+	"proc-map-timeout", "running-time", "switch-output-event", "synth", "buildid-all",
 	"tail-synthesize", "threads", "timestamp-boundary", "transaction", "user-regs",
 	"vmlinux", "llvm-config", NULL,
 };
@@ -655,6 +663,10 @@ int cmd_record(int argc, char **argv)
 	/* main() passes argv + 1: CMDLINE gets "perfkit record ..." whole */
 	c.o.cmdline_argc = argc + 1;
 	c.o.cmdline_argv = argv - 1;
+	if (!strcmp(c.o.output, "-") && c.timestamp_filename) {
+		cli_error("record: --switch-output and --timestamp-filename need a file, not -o -");
+		return 1;
+	}
 	if (!strcmp(c.o.output, "-") && isatty(STDOUT_FILENO)) {
 		cli_error("record: refusing to write pipe-mode data to a terminal");
 		return 1;

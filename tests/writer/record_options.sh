@@ -48,7 +48,7 @@ for o in "--all-user" "--all-kernel" "--user-callchains -g" "-D 50" \
 done
 
 # perf's options perfkit lacks: one line naming them, exit non-zero
-for o in --aio --per-thread -b "--switch-max-files=3" --control=fd:3; do
+for o in --aio --per-thread -b --running-time --control=fd:3; do
 	"$PK" record "$o" -o n.data -- true >/dev/null 2>err
 	rc=$?
 	if [ "$rc" != 0 ] && [ "$(wc -l <err)" = 1 ] && grep -q "not implemented" err &&
@@ -118,6 +118,16 @@ check_files "--switch-output=1s" 3
 rm -f perf.data*
 "$PK" record -q -a -e cpu-clock -F 1000 --switch-output=30K -- sleep 1.5 2>err
 check_files "--switch-output=30K" 2
+
+# --switch-max-files: the oldest files are removed (perf keeps the newest)
+rm -f perf.data*
+"$PK" record -q -a -e cpu-clock -F 200 --switch-output=1s --switch-max-files=2 \
+	-- sleep 3.5 2>err
+n=$(find . -maxdepth 1 -name 'perf.data.*' | wc -l)
+[ "$n" = 2 ] && ok "--switch-max-files=2: 2 files left" ||
+	bad "--switch-max-files=2: $n files: $(head -c 200 err)"
+"$PK" record -q -e cpu-clock --switch-output -o - -- true >/dev/null 2>err &&
+	bad "--switch-output -o -: accepted" || ok "--switch-output -o -: refused"
 
 # signal: SIGUSR2 closes the file, SIGINT ends the recording
 rm -f perf.data*

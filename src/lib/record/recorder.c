@@ -375,6 +375,7 @@ void pk_recorder_close(struct pk_recorder *r)
 		close(r->pidfd);
 	if (r->stop_fd >= 0)
 		close(r->stop_fd);
+	pki_rec_free_stamped(r);
 	free(r->cpus);
 	free(r->threads);
 	free(r);

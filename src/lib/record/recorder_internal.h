@@ -60,6 +60,8 @@ struct pk_recorder {
 	bool delayed;		 /* events wait for enable_at */
 	uint64_t enable_at;	 /* CLOCK_MONOTONIC ns */
 	uint64_t next_switch_at; /* CLOCK_MONOTONIC ns, 0: none */
+	char **stamped;		 /* timestamped files written, oldest first */
+	unsigned int nr_stamped;
 
 	struct pk_writer *w;
 	struct pki_rec_dsos *dsos;
@@ -87,6 +89,7 @@ int pki_rec_tick(struct pk_recorder *r);
 void pki_rec_timed_start(struct pk_recorder *r);
 /* A switch is asked for or its time has come (--overwrite drains then). */
 bool pki_rec_switch_due(const struct pk_recorder *r);
+void pki_rec_free_stamped(struct pk_recorder *r);
 
 /* recorder_events.c */
 int pki_rec_setup_events(struct pk_recorder *r);

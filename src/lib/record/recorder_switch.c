@@ -8,8 +8,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "internal.h"
 #include "recorder_internal.h"
 
@@ -67,6 +69,38 @@ static int stamp_name(const char *path, char *out, size_t size)
 	return 0;
 }
 
+void pki_rec_free_stamped(struct pk_recorder *r)
+{
+	for (unsigned int i = 0; i < r->nr_stamped; i++)
+		free(r->stamped[i]);
+	free(r->stamped);
+	r->stamped = NULL;
+	r->nr_stamped = 0;
+}
+
+/* --switch-max-files: remember the file, remove the oldest beyond the limit */
+static void keep_newest(struct pk_recorder *r, const char *name)
+{
+	unsigned int max = r->o.switch_max_files;
+	char **n;
+
+	if (!max)
+		return;
+	n = realloc(r->stamped, (r->nr_stamped + 1) * sizeof(*n));
+	if (!n)
+		return;
+	r->stamped = n;
+	if (!(n[r->nr_stamped] = strdup(name)))
+		return;
+	r->nr_stamped++;
+	while (r->nr_stamped > max) {
+		if (unlink(r->stamped[0]))
+			pki_warn("cannot remove %s: %s", r->stamped[0], strerror(errno));
+		free(r->stamped[0]);
+		memmove(r->stamped, r->stamped + 1, --r->nr_stamped * sizeof(*r->stamped));
+	}
+}
+
 int pk_recorder_timestamp_output(struct pk_recorder *r, char *name, size_t size)
 {
 	int err;
@@ -78,6 +112,7 @@ int pk_recorder_timestamp_output(struct pk_recorder *r, char *name, size_t size)
 	if (rename(r->o.output, name))
 		return pki_rec_fail(r, -errno, "cannot rename %s to %s: %s", r->o.output, name,
 				    strerror(errno));
+	keep_newest(r, name);
 	return 0;
 }
 
