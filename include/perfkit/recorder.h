@@ -78,6 +78,7 @@ struct pk_recorder_opts {
 					* this many timestamped files (0: all) */
 	bool kernel_callchains; /* --kernel-callchains: no user frames in call chains */
 	bool sample_cpu;	/* --sample-cpu: CPU in samples of a command too */
+	bool no_buffering;	/* --no-buffering: wake up at every record */
 	bool overwrite;	       /* --overwrite: flight recorder; the rings keep the
 				* newest records and are written out only at
 				* the end and at each switch (pk_recorder_switch) */

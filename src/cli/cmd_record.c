@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -21,6 +22,7 @@ struct record_cmd {
 	bool timestamp_filename; /* --timestamp-filename, and --switch-output */
 	bool switch_signal;	 /* --switch-output=signal: SIGUSR2 */
 	bool dry_run;
+	int realtime;	/* -r: SCHED_FIFO priority of the recorder */
 };
 
 static struct pk_recorder *volatile active;
@@ -111,6 +113,8 @@ static void usage(FILE *f)
 		"    -P, --period, --sample-identifier, --no-bpf-event\n"
 		"                              accepted: perfkit always does (or never records) so\n"
 		"        --dry-run             parse the options, then exit\n"
+		"        --no-buffering        wake up at every record (no batching)\n"
+		"    -r, --realtime <prio>     run the recorder (not the command) at SCHED_FIFO prio\n"
 		"        --switch-max-files <n> keep only the n newest files of --switch-output\n"
 		"        --overwrite           flight recorder: the rings keep the newest records,\n"
 		"                              written at the end (and on SIGUSR2 with\n"
@@ -377,6 +381,7 @@ enum {
 	OPT_SAMPLE_CPU,
 	OPT_DRY_RUN,
 	OPT_SWITCH_MAX_FILES,
+	OPT_NO_BUFFERING,
 	OPT_ALWAYS,	/* perf options for what perfkit always does */
 };
 
@@ -414,6 +419,8 @@ static const struct option long_opts[] = {
 	{"sample-cpu", no_argument, NULL, OPT_SAMPLE_CPU},
 	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	{"switch-max-files", required_argument, NULL, OPT_SWITCH_MAX_FILES},
+	{"no-buffering", no_argument, NULL, OPT_NO_BUFFERING},
+	{"realtime", required_argument, NULL, 'r'},
 	{"period", no_argument, NULL, 'P'},
 	{"sample-identifier", no_argument, NULL, OPT_ALWAYS},
 	{"no-bpf-event", no_argument, NULL, OPT_ALWAYS},
@@ -526,6 +533,14 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case OPT_DRY_RUN:
 		c->dry_run = true;
 		return 0;
+	case OPT_NO_BUFFERING:
+		c->o.no_buffering = true;
+		return 0;
+	case 'r':
+		if (parse_u64(arg, "-r", 1, &v) || v > 99)
+			return -1;
+		c->realtime = (int)v;
+		return 0;
 	case OPT_SWITCH_MAX_FILES:
 		if (parse_u64(arg, "--switch-max-files", 1, &v) || v > UINT32_MAX)
 			return -1;
@@ -554,7 +569,7 @@ static const char *const perf_only_long[] = {
 	"tail-synthesize", "threads", "timestamp-boundary", "transaction", "user-regs",
 	"vmlinux", "llvm-config", NULL,
 };
-static const char perf_only_short[] = "bGIjnRrSuW";
+static const char perf_only_short[] = "bGIjnRSuW";
 
 static bool perf_only(const char *arg, int short_opt)
 {
@@ -592,7 +607,7 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBD:Pqvh", long_opts,
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBD:Pr:qvh", long_opts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
@@ -688,6 +703,16 @@ int cmd_record(int argc, char **argv)
 	if (err) {
 		cli_error("record: %s", rec ? pk_recorder_error(rec) : strerror(-err));
 		goto out;
+	}
+	if (c.realtime) { /* after the fork: the command keeps its policy, as with perf */
+		struct sched_param sp = {.sched_priority = c.realtime};
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			cli_error("record: -r %d: cannot set SCHED_FIFO: %s", c.realtime,
+				  strerror(errno));
+			err = -errno;
+			goto out;
+		}
 	}
 	active = rec;
 	if (got_signal) /* arrived while opening: stop as soon as it starts */

@@ -32,6 +32,7 @@ attrs() {
 }
 for o in "--all-user" "--all-kernel" "--user-callchains -g" "-D 50" \
 	"--kernel-callchains -g" "--sample-cpu" "-P --sample-identifier --no-bpf-event" \
+	"--no-buffering" \
 	"-e {cpu-clock,task-clock}:S" "-a --all-user"; do
 	# shellcheck disable=SC2086
 	case $o in -e*) e= ;; *) e="-e cpu-clock" ;; esac
@@ -58,6 +59,11 @@ for o in --aio --per-thread -b --running-time --control=fd:3; do
 		bad "$o: exit $rc: $(head -c 300 err)"
 	fi
 done
+# -r: the recorder runs SCHED_FIFO, the command keeps its policy (as perf)
+pol=$("$PK" record -q -r 7 -e cpu-clock -o r.data -- sh -c 'chrt -p $PPID; chrt -p $$' 2>&1 |
+	awk '/policy/ {printf "%s ", $NF} /priority/ {printf "%s ", $NF}')
+[ "$pol" = "SCHED_FIFO 7 SCHED_OTHER 0 " ] && ok "-r 7: $pol" || bad "-r 7: '$pol'"
+
 # -v says more on stderr
 "$PK" record -v -e cpu-clock -o v.data -- true 2>err
 grep -q 'opening cpu-clock' err && ok "-v: says what it opens" || bad "-v: $(head -c 200 err)"

@@ -71,9 +71,11 @@ static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, boo
 	a->sample_id_all = 1;
 	/* wake up at a quarter of the ring rather than the kernel's half:
 	 * more headroom before the kernel has to drop samples */
-	a->watermark = 1;
+	a->watermark = !r->o.no_buffering;
 	a->wakeup_watermark = (uint32_t)((r->o.mmap_pages ? r->o.mmap_pages : 128) *
 					 (size_t)sysconf(_SC_PAGESIZE) / 4);
+	if (r->o.no_buffering)
+		a->wakeup_events = 1; /* --no-buffering: every record wakes us */
 	a->write_backward = r->o.overwrite;
 	a->disabled = 1;
 	/* system-wide too, as perf: the kernel ignores it on a CPU-wide event */
