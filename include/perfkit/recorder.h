@@ -62,26 +62,26 @@ struct pk_recorder_opts {
 	int compress_level; /* -z: > 0 */
 	int cmdline_argc;   /* for the CMDLINE feature */
 	char *const *cmdline_argv;
-	bool strict_freq;   /* --strict-freq: a freq above the kernel's
-			     * perf_event_max_sample_rate is an error instead
-			     * of being lowered to it */
-	bool all_user;	     /* --all-user: every event counts user space only */
-	bool all_kernel;     /* --all-kernel: kernel space only */
-	bool user_callchains; /* --user-callchains: no kernel frames in call chains */
-	unsigned int delay_ms; /* -D: the events start this long after the command
-				* (or the recording) starts; messages say when */
-	uint64_t max_size;     /* --max-size: stop once the output has this many
-				* bytes (0: no limit) */
-	uint64_t switch_size;  /* --switch-output=SIZE: a new file every SIZE bytes */
-	unsigned int switch_secs; /* --switch-output=TIME: a new file every TIME s */
+	bool strict_freq;	       /* --strict-freq: a freq above the kernel's
+					* perf_event_max_sample_rate is an error instead
+					* of being lowered to it */
+	bool all_user;		       /* --all-user: every event counts user space only */
+	bool all_kernel;	       /* --all-kernel: kernel space only */
+	bool user_callchains;	       /* --user-callchains: no kernel frames in call chains */
+	unsigned int delay_ms;	       /* -D: the events start this long after the command
+					* (or the recording) starts; messages say when */
+	uint64_t max_size;	       /* --max-size: stop once the output has this many
+					* bytes (0: no limit) */
+	uint64_t switch_size;	       /* --switch-output=SIZE: a new file every SIZE bytes */
+	unsigned int switch_secs;      /* --switch-output=TIME: a new file every TIME s */
 	unsigned int switch_max_files; /* --switch-max-files: keep only the newest
 					* this many timestamped files (0: all) */
-	bool kernel_callchains; /* --kernel-callchains: no user frames in call chains */
-	bool sample_cpu;	/* --sample-cpu: CPU in samples of a command too */
-	bool no_buffering;	/* --no-buffering: wake up at every record */
-	bool overwrite;	       /* --overwrite: flight recorder; the rings keep the
-				* newest records and are written out only at
-				* the end and at each switch (pk_recorder_switch) */
+	bool kernel_callchains;	       /* --kernel-callchains: no user frames in call chains */
+	bool sample_cpu;	       /* --sample-cpu: CPU in samples of a command too */
+	bool no_buffering;	       /* --no-buffering: wake up at every record */
+	bool overwrite;		       /* --overwrite: flight recorder; the rings keep the
+					* newest records and are written out only at
+					* the end and at each switch (pk_recorder_switch) */
 };
 
 struct pk_recorder;

@@ -16,13 +16,13 @@
 struct record_cmd {
 	struct pk_recorder_opts o;
 	struct pk_event_list events;
-	size_t last_e;		/* first event of the last -e, for --filter */
+	size_t last_e; /* first event of the last -e, for --filter */
 	bool quiet;
 	int verbose;
 	bool timestamp_filename; /* --timestamp-filename, and --switch-output */
 	bool switch_signal;	 /* --switch-output=signal: SIGUSR2 */
 	bool dry_run;
-	int realtime;	/* -r: SCHED_FIFO priority of the recorder */
+	int realtime; /* -r: SCHED_FIFO priority of the recorder */
 };
 
 static struct pk_recorder *volatile active;
@@ -63,8 +63,7 @@ static int exit_like_perf(const struct pk_recorder_summary *s)
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	return s->command_ran && WIFEXITED(s->command_status) ?
-		       WEXITSTATUS(s->command_status) : 0;
+	return s->command_ran && WIFEXITED(s->command_status) ? WEXITSTATUS(s->command_status) : 0;
 }
 
 static void usage(FILE *f)
@@ -102,21 +101,21 @@ static void usage(FILE *f)
 		"        --all-user            every event counts user space only\n"
 		"        --all-kernel          every event counts kernel space only\n"
 		"        --max-size <size>     stop once the output is this large (B/K/M/G)\n"
-		"        --timestamp-filename  rename the output to <output>.<timestamp> at the end\n"
+		"        --timestamp-filename  at the end, rename the output <output>.<timestamp>\n"
 		"        --switch-output[=<signal|size|time>]\n"
 		"                              close the output as <output>.<timestamp> and go on\n"
-		"                              in a new one on SIGUSR2 (signal, the default), every\n"
-		"                              size bytes (B/K/M/G) or every time (s/m/h/d)\n"
+		"                              in a new one on SIGUSR2 (signal, the default),\n"
+		"                              every size bytes (B/K/M/G) or time (s/m/h/d)\n"
 		"        --user-callchains / --kernel-callchains\n"
 		"                              call chains without kernel / user frames\n"
 		"        --sample-cpu          record the CPU in every sample\n"
 		"    -P, --period, --sample-identifier, --no-bpf-event\n"
-		"                              accepted: perfkit always does (or never records) so\n"
+		"                              accepted: always so (never BPF events)\n"
 		"        --dry-run             parse the options, then exit\n"
 		"        --no-buffering        wake up at every record (no batching)\n"
-		"    -r, --realtime <prio>     run the recorder (not the command) at SCHED_FIFO prio\n"
+		"    -r, --realtime <prio>     the recorder (not the command) at SCHED_FIFO prio\n"
 		"        --switch-max-files <n> keep only the n newest files of --switch-output\n"
-		"        --overwrite           flight recorder: the rings keep the newest records,\n"
+		"        --overwrite           flight recorder: the rings keep the newest ones,\n"
 		"                              written at the end (and on SIGUSR2 with\n"
 		"                              --switch-output)\n"
 		"    -q, --quiet               print nothing but errors\n"
@@ -232,9 +231,11 @@ static int parse_scaled(const char *s, const char *suffixes, const uint64_t *mul
 	return 0;
 }
 
-static const uint64_t size_mults[] = {1, 1, 1ULL << 10, 1ULL << 10, 1ULL << 20, 1ULL << 20,
-				      1ULL << 30, 1ULL << 30};
-#define SIZE_SUFFIXES "BbKkMmGg"
+static const uint64_t size_mults[] = {
+	1, 1ULL << 10, 1ULL << 20, 1ULL << 30, /* B K M G */
+	1, 1ULL << 10, 1ULL << 20, 1ULL << 30, /* b k m g */
+};
+#define SIZE_SUFFIXES "BKMGbkmg"
 
 static int parse_max_size(struct record_cmd *c, const char *s)
 {
@@ -382,7 +383,7 @@ enum {
 	OPT_DRY_RUN,
 	OPT_SWITCH_MAX_FILES,
 	OPT_NO_BUFFERING,
-	OPT_ALWAYS,	/* perf options for what perfkit always does */
+	OPT_ALWAYS, /* perf options for what perfkit always does */
 };
 
 static const struct option long_opts[] = {
@@ -559,16 +560,13 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 
 /* perf record's options that perfkit does not have: named as such when
  * given, rather than as unknown */
-static const char *const perf_only_long[] = {
-	"branch-any", "cgroup", "intr-regs", "branch-filter", "no-samples", "raw-samples",
-	"realtime", "snapshot", "uid", "weight", "affinity", "aio", "all-cgroups", "aux-sample",
-	"buildid-mmap", "clang-opt", "clang-path", "code-page-size", "control",
-	"data-page-size", "debuginfod", "exclude-perf", "group", "kcore", "mmap-flush",
-	"no-buffering", "num-thread-synthesize", "off-cpu", "per-thread", "phys-data",
-	"proc-map-timeout", "running-time", "switch-output-event", "synth", "buildid-all",
-	"tail-synthesize", "threads", "timestamp-boundary", "transaction", "user-regs",
-	"vmlinux", "llvm-config", NULL,
-};
+static const char perf_only_long[] =
+	" branch-any cgroup intr-regs branch-filter no-samples raw-samples snapshot uid weight"
+	" affinity aio all-cgroups aux-sample buildid-mmap clang-opt clang-path code-page-size"
+	" control data-page-size debuginfod exclude-perf group kcore mmap-flush"
+	" num-thread-synthesize off-cpu per-thread phys-data proc-map-timeout running-time"
+	" switch-output-event synth buildid-all tail-synthesize threads timestamp-boundary"
+	" transaction user-regs vmlinux llvm-config ";
 static const char perf_only_short[] = "bGIjnRSuW";
 
 static bool perf_only(const char *arg, int short_opt)
@@ -581,8 +579,8 @@ static bool perf_only(const char *arg, int short_opt)
 		return false;
 	arg += 2;
 	n = strcspn(arg, "=");
-	for (size_t i = 0; perf_only_long[i]; i++)
-		if (strlen(perf_only_long[i]) == n && !strncmp(arg, perf_only_long[i], n))
+	for (const char *p = perf_only_long; (p = strchr(p, ' ')) && p[1]; p++)
+		if (strcspn(p + 1, " ") == n && !strncmp(p + 1, arg, n))
 			return true;
 	return false;
 }
@@ -648,8 +646,8 @@ static void print_summary(const struct record_cmd *c, const struct pk_recorder_s
 		fprintf(stderr, "[ perfkit record: Dump %s ]\n", stamped);
 	fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s%s (%llu samples",
 		(double)s->bytes / (1024.0 * 1024.0),
-		strcmp(c->o.output, "-") ? c->o.output : "<stdout>",
-		stamped ? ".<timestamp>" : "", (unsigned long long)s->samples);
+		strcmp(c->o.output, "-") ? c->o.output : "<stdout>", stamped ? ".<timestamp>" : "",
+		(unsigned long long)s->samples);
 	if (c->o.compress_level > 0 && s->compressed_bytes)
 		fprintf(stderr, ", compressed %.1fx",
 			(double)s->raw_bytes / (double)s->compressed_bytes);

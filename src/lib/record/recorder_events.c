@@ -150,8 +150,7 @@ static int add_event(struct pk_recorder *r, const struct perf_event_attr *attr, 
  * reads, no inherit (the kernel refuses it with group reads), members that
  * only count and start with their leader.
  */
-static void sample_read_group(struct perf_event_attr *a, const struct pk_event_list *list,
-			      size_t i)
+static void sample_read_group(struct perf_event_attr *a, const struct pk_event_list *list, size_t i)
 {
 	size_t leader = (size_t)list->ev[i].leader;
 
@@ -368,7 +367,8 @@ int pki_rec_open_events(struct pk_recorder *r)
 			  "CPU(s) x %d thread(s)",
 			  r->ev[ei].name, r->ev[ei].attr.type,
 			  (unsigned long long)r->ev[ei].attr.config,
-			  (unsigned long long)r->ev[ei].attr.sample_type, r->nr_cpus, r->nr_threads);
+			  (unsigned long long)r->ev[ei].attr.sample_type, r->nr_cpus,
+			  r->nr_threads);
 		for (int ci = 0; ci < r->nr_cpus; ci++) {
 			for (int ti = 0; ti < r->nr_threads; ti++) {
 				int err = open_one(r, ei, ci, ti);
@@ -398,8 +398,8 @@ static void unmap_rings(struct pk_recorder *r)
 
 static int map_first_fds(struct pk_recorder *r, size_t pages)
 {
-	struct pk_ring_opts ro = {.sz = sizeof(ro), .data_pages = pages,
-				  .overwrite = r->o.overwrite};
+	struct pk_ring_opts ro = {
+		.sz = sizeof(ro), .data_pages = pages, .overwrite = r->o.overwrite};
 
 	for (int ci = 0; ci < r->nr_cpus; ci++) {
 		int err = pk_ring_map(&r->rings[ci], r->ev[0].fds[ci * r->nr_threads], &ro);
@@ -428,10 +428,10 @@ int pki_rec_map_rings(struct pk_recorder *r)
 		char why[512];
 
 		pk_limits_read(&l, NULL);
-		return pki_rec_fail(r, err, "%s",
-				    pk_limits_explain_mmap(&l, err,
-							   (pages + 1) * (size_t)sysconf(_SC_PAGESIZE),
-							   why, sizeof(why)));
+		return pki_rec_fail(
+			r, err, "%s",
+			pk_limits_explain_mmap(&l, err, (pages + 1) * (size_t)sysconf(_SC_PAGESIZE),
+					       why, sizeof(why)));
 	}
 	if (err)
 		return pki_rec_fail(r, err, "cannot map the ring buffer: %s", strerror(-err));

@@ -12,7 +12,7 @@ struct rec_event {
 	struct perf_event_attr attr;
 	char *name;
 	const char *filter; /* tracepoint filter, owned by the event list */
-	int leader; /* index of the group leader */
+	int leader;	    /* index of the group leader */
 	int group_size;
 	int *fds; /* [cpu_idx * nr_threads + thread_idx] */
 	uint64_t *ids;
@@ -37,7 +37,7 @@ struct pk_recorder {
 
 	struct rec_event *ev;
 	int nr_ev;
-	int tracking_ev; /* the dummy event tracking tasks and maps, or -1 */
+	int tracking_ev;	/* the dummy event tracking tasks and maps, or -1 */
 	struct pk_ring **rings; /* one per CPU */
 	int nr_rings;
 	size_t mmap_pages;

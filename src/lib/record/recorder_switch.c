@@ -165,8 +165,7 @@ int pki_rec_tick(struct pk_recorder *r)
 	if (r->delayed && now >= r->enable_at) {
 		r->delayed = false;
 		if ((err = pki_rec_enable(r, true)))
-			return pki_rec_fail(r, err, "cannot enable the events: %s",
-					    strerror(-err));
+			return pki_rec_fail(r, err, "cannot enable the events: %s", strerror(-err));
 		pki_print(PK_PRINT_INFO, "Events enabled");
 	}
 	pk_writer_get_stats(r->w, &st);
