@@ -62,9 +62,26 @@ struct pk_recorder_opts {
 	int compress_level; /* -z: > 0 */
 	int cmdline_argc;   /* for the CMDLINE feature */
 	char *const *cmdline_argv;
-	bool strict_freq;   /* --strict-freq: a freq above the kernel's
-			     * perf_event_max_sample_rate is an error instead
-			     * of being lowered to it */
+	bool strict_freq;	       /* --strict-freq: a freq above the kernel's
+					* perf_event_max_sample_rate is an error instead
+					* of being lowered to it */
+	bool all_user;		       /* --all-user: every event counts user space only */
+	bool all_kernel;	       /* --all-kernel: kernel space only */
+	bool user_callchains;	       /* --user-callchains: no kernel frames in call chains */
+	unsigned int delay_ms;	       /* -D: the events start this long after the command
+					* (or the recording) starts; messages say when */
+	uint64_t max_size;	       /* --max-size: stop once the output has this many
+					* bytes (0: no limit) */
+	uint64_t switch_size;	       /* --switch-output=SIZE: a new file every SIZE bytes */
+	unsigned int switch_secs;      /* --switch-output=TIME: a new file every TIME s */
+	unsigned int switch_max_files; /* --switch-max-files: keep only the newest
+					* this many timestamped files (0: all) */
+	bool kernel_callchains;	       /* --kernel-callchains: no user frames in call chains */
+	bool sample_cpu;	       /* --sample-cpu: CPU in samples of a command too */
+	bool no_buffering;	       /* --no-buffering: wake up at every record */
+	bool overwrite;		       /* --overwrite: flight recorder; the rings keep the
+					* newest records and are written out only at
+					* the end and at each switch (pk_recorder_switch) */
 	/* The build-id cache: at the end, the DSOs listed in BUILD_ID (those
 	 * with samples, the kernel's kallsyms, the vdso) are copied into
 	 * it, as perf record does, unless no_buildid_cache (or no_buildid). */
@@ -101,6 +118,21 @@ int pk_recorder_run(struct pk_recorder *r);
 
 /* Ask pk_recorder_run() to return.  Async-signal-safe. */
 void pk_recorder_stop(struct pk_recorder *r);
+
+/*
+ * Ask pk_recorder_run() to close the current output file under a name
+ * with a timestamp (OUTPUT.YYYYMMDDhhmmssCC, local time, as perf's
+ * --switch-output) and go on in a new one.  Async-signal-safe; also done
+ * by the recorder itself with switch_size / switch_secs.
+ */
+void pk_recorder_switch(struct pk_recorder *r);
+
+/*
+ * Rename the finished output to OUTPUT.YYYYMMDDhhmmssCC (perf's
+ * --timestamp-filename); the new name is written to name (size bytes).
+ * 0 or a negative errno.  After pk_recorder_finish(), file mode only.
+ */
+int pk_recorder_timestamp_output(struct pk_recorder *r, char *name, size_t size);
 
 struct pk_recorder_summary {
 	uint64_t bytes;			      /* output size */

@@ -5,7 +5,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <perfkit/recorder.h>
@@ -14,25 +16,63 @@
 struct record_cmd {
 	struct pk_recorder_opts o;
 	struct pk_event_list events;
-	size_t last_e;		/* first event of the last -e, for --filter */
+	size_t last_e; /* first event of the last -e, for --filter */
 	bool quiet;
 	int verbose;
+	bool timestamp_filename; /* --timestamp-filename, and --switch-output */
+	bool switch_signal;	 /* --switch-output=signal: SIGUSR2 */
+	bool dry_run;
+	int realtime; /* -r: SCHED_FIFO priority of the recorder */
 };
 
 static struct pk_recorder *volatile active;
+static volatile sig_atomic_t got_signal; /* raised again at the end, as perf */
 
-static void on_signal(int sig)
+static volatile sig_atomic_t switch_asked; /* SIGUSR2 while opening */
+
+static void on_switch_signal(int sig)
 {
 	(void)sig;
 	if (active)
+		pk_recorder_switch(active);
+	else
+		switch_asked = 1;
+}
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (active)
 		pk_recorder_stop(active);
+}
+
+/*
+ * perf's exit: the command's own exit status; when it was killed by a
+ * signal, or perfkit itself was stopped by one, that signal raised again
+ * on perfkit, so the shell sees what it would have seen without us.
+ */
+static int exit_like_perf(const struct pk_recorder_summary *s)
+{
+	int sig = got_signal;
+
+	if (s->command_ran && WIFEXITED(s->command_status) && !sig)
+		return WEXITSTATUS(s->command_status);
+	if (s->command_ran && WIFSIGNALED(s->command_status))
+		sig = WTERMSIG(s->command_status);
+	if (sig) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return s->command_ran && WIFEXITED(s->command_status) ? WEXITSTATUS(s->command_status) : 0;
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perfkit record [<options>] [<command>]\n"
-		"   or: perfkit record [<options>] -- <command> [<options>]\n\n"
+		"   or: perfkit record [<options>] -- <command> [<options>]\n"
+		"  Without a command (nor -p/-t/-C) the whole system is recorded until Ctrl-C.\n"
+		"  Exits with the command's status, as perf.\n\n"
 		"    -e, --event <event>       event selector (repeatable); see 'perfkit list'\n"
 		"    -F, --freq <n>            sample at this frequency (Hz), or 'max'\n"
 		"    -c, --count <n>           sample every n events\n"
@@ -59,6 +99,27 @@ static void usage(FILE *f)
 		"    -B, --no-buildid          do not collect build ids\n"
 		"    -N, --no-buildid-cache    do not copy the DSOs with samples into the\n"
 		"                              build-id cache ($PERF_BUILDID_DIR, ~/.debug)\n"
+		"    -D, --delay <ms>          start the events ms after the command starts\n"
+		"        --all-user            every event counts user space only\n"
+		"        --all-kernel          every event counts kernel space only\n"
+		"        --max-size <size>     stop once the output is this large (B/K/M/G)\n"
+		"        --timestamp-filename  at the end, rename the output <output>.<timestamp>\n"
+		"        --switch-output[=<signal|size|time>]\n"
+		"                              close the output as <output>.<timestamp> and go on\n"
+		"                              in a new one on SIGUSR2 (signal, the default),\n"
+		"                              every size bytes (B/K/M/G) or time (s/m/h/d)\n"
+		"        --user-callchains / --kernel-callchains\n"
+		"                              call chains without kernel / user frames\n"
+		"        --sample-cpu          record the CPU in every sample\n"
+		"    -P, --period, --sample-identifier, --no-bpf-event\n"
+		"                              accepted: always so (never BPF events)\n"
+		"        --dry-run             parse the options, then exit\n"
+		"        --no-buffering        wake up at every record (no batching)\n"
+		"    -r, --realtime <prio>     the recorder (not the command) at SCHED_FIFO prio\n"
+		"        --switch-max-files <n> keep only the n newest files of --switch-output\n"
+		"        --overwrite           flight recorder: the rings keep the newest ones,\n"
+		"                              written at the end (and on SIGUSR2 with\n"
+		"                              --switch-output)\n"
 		"    -q, --quiet               print nothing but errors\n"
 		"    -v, --verbose             be more verbose\n");
 }
@@ -150,6 +211,80 @@ bad:
 	return -1;
 }
 
+/* "20K", "1M", "512" (bytes); mult_chars gives the suffixes and their
+ * multipliers in order, e.g. "BKMG" for sizes */
+static int parse_scaled(const char *s, const char *suffixes, const uint64_t *mults, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	const char *at;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-')
+		return -1;
+	if (!*end) {
+		*out = v;
+		return 0;
+	}
+	if (end[1] || !(at = strchr(suffixes, *end)))
+		return -1;
+	*out = v * mults[at - suffixes];
+	return 0;
+}
+
+static const uint64_t size_mults[] = {
+	1, 1ULL << 10, 1ULL << 20, 1ULL << 30, /* B K M G */
+	1, 1ULL << 10, 1ULL << 20, 1ULL << 30, /* b k m g */
+};
+#define SIZE_SUFFIXES "BKMGbkmg"
+
+static int parse_max_size(struct record_cmd *c, const char *s)
+{
+	if (parse_scaled(s, SIZE_SUFFIXES, size_mults, &c->o.max_size) || !c->o.max_size) {
+		cli_error("record: invalid --max-size '%s': a size like 200M", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* perf's --switch-output: "signal", a size (B/K/M/G) or a time (s/m/h/d) */
+static int parse_switch_output(struct record_cmd *c, const char *s)
+{
+	static const uint64_t time_mults[] = {1, 60, 3600, 86400};
+	uint64_t v;
+
+	c->timestamp_filename = true;
+	if (!s || !strcmp(s, "signal")) {
+		c->switch_signal = true;
+		return 0;
+	}
+	if (!parse_scaled(s, SIZE_SUFFIXES, size_mults, &v) && v && strpbrk(s, SIZE_SUFFIXES)) {
+		c->o.switch_size = v;
+		return 0;
+	}
+	if (!parse_scaled(s, "smhd", time_mults, &v) && v && strpbrk(s, "smhd") && v < UINT32_MAX) {
+		c->o.switch_secs = (unsigned int)v;
+		return 0;
+	}
+	cli_error("record: invalid --switch-output '%s': signal, a size (10M) or a time (30s)", s);
+	return -1;
+}
+
+static int parse_delay(struct record_cmd *c, const char *s)
+{
+	uint64_t v;
+
+	if (!strcmp(s, "-1") || strchr(s, '-') || strchr(s, ',')) {
+		cli_error("record: -D %s: only a delay in ms is supported (no -1, no ranges)", s);
+		return -1;
+	}
+	if (parse_u64(s, "-D", 0, &v) || v > UINT32_MAX)
+		return -1;
+	c->o.delay_ms = (unsigned int)v;
+	return 0;
+}
+
 static int parse_clockid(const char *s, int *out)
 {
 	static const struct {
@@ -238,6 +373,19 @@ enum {
 	OPT_NAMESPACES,
 	OPT_STRICT_FREQ,
 	OPT_FILTER,
+	OPT_ALL_USER,
+	OPT_ALL_KERNEL,
+	OPT_USER_CALLCHAINS,
+	OPT_MAX_SIZE,
+	OPT_TIMESTAMP_FILENAME,
+	OPT_SWITCH_OUTPUT,
+	OPT_OVERWRITE,
+	OPT_KERNEL_CALLCHAINS,
+	OPT_SAMPLE_CPU,
+	OPT_DRY_RUN,
+	OPT_SWITCH_MAX_FILES,
+	OPT_NO_BUFFERING,
+	OPT_ALWAYS, /* perf options for what perfkit always does */
 };
 
 static const struct option long_opts[] = {
@@ -263,6 +411,23 @@ static const struct option long_opts[] = {
 	{"no-inherit", no_argument, NULL, 'i'},
 	{"no-buildid", no_argument, NULL, 'B'},
 	{"no-buildid-cache", no_argument, NULL, 'N'},
+	{"delay", required_argument, NULL, 'D'},
+	{"all-user", no_argument, NULL, OPT_ALL_USER},
+	{"all-kernel", no_argument, NULL, OPT_ALL_KERNEL},
+	{"user-callchains", no_argument, NULL, OPT_USER_CALLCHAINS},
+	{"max-size", required_argument, NULL, OPT_MAX_SIZE},
+	{"timestamp-filename", no_argument, NULL, OPT_TIMESTAMP_FILENAME},
+	{"switch-output", optional_argument, NULL, OPT_SWITCH_OUTPUT},
+	{"overwrite", no_argument, NULL, OPT_OVERWRITE},
+	{"kernel-callchains", no_argument, NULL, OPT_KERNEL_CALLCHAINS},
+	{"sample-cpu", no_argument, NULL, OPT_SAMPLE_CPU},
+	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	{"switch-max-files", required_argument, NULL, OPT_SWITCH_MAX_FILES},
+	{"no-buffering", no_argument, NULL, OPT_NO_BUFFERING},
+	{"realtime", required_argument, NULL, 'r'},
+	{"period", no_argument, NULL, 'P'},
+	{"sample-identifier", no_argument, NULL, OPT_ALWAYS},
+	{"no-bpf-event", no_argument, NULL, OPT_ALWAYS},
 	{"quiet", no_argument, NULL, 'q'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
@@ -345,6 +510,52 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case 'q':
 		c->quiet = true;
 		return 0;
+	case 'D':
+		return parse_delay(c, arg);
+	case OPT_ALL_USER:
+		c->o.all_user = true;
+		return 0;
+	case OPT_ALL_KERNEL:
+		c->o.all_kernel = true;
+		return 0;
+	case OPT_USER_CALLCHAINS:
+		c->o.user_callchains = true;
+		return 0;
+	case OPT_MAX_SIZE:
+		return parse_max_size(c, arg);
+	case OPT_TIMESTAMP_FILENAME:
+		c->timestamp_filename = true;
+		return 0;
+	case OPT_SWITCH_OUTPUT:
+		return parse_switch_output(c, arg);
+	case OPT_OVERWRITE:
+		c->o.overwrite = true;
+		return 0;
+	case OPT_KERNEL_CALLCHAINS:
+		c->o.kernel_callchains = true;
+		return 0;
+	case OPT_SAMPLE_CPU:
+		c->o.sample_cpu = true;
+		return 0;
+	case OPT_DRY_RUN:
+		c->dry_run = true;
+		return 0;
+	case OPT_NO_BUFFERING:
+		c->o.no_buffering = true;
+		return 0;
+	case 'r':
+		if (parse_u64(arg, "-r", 1, &v) || v > 99)
+			return -1;
+		c->realtime = (int)v;
+		return 0;
+	case OPT_SWITCH_MAX_FILES:
+		if (parse_u64(arg, "--switch-max-files", 1, &v) || v > UINT32_MAX)
+			return -1;
+		c->o.switch_max_files = (unsigned int)v;
+		return 0;
+	case 'P':
+	case OPT_ALWAYS:
+		return 0;
 	case 'v':
 		c->verbose++;
 		return 0;
@@ -353,25 +564,71 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	}
 }
 
+/* perf record's options that perfkit does not have: named as such when
+ * given, rather than as unknown */
+static const char perf_only_long[] =
+	" branch-any cgroup intr-regs branch-filter no-samples raw-samples snapshot uid weight"
+	" affinity aio all-cgroups aux-sample buildid-mmap clang-opt clang-path code-page-size"
+	" control data-page-size debuginfod exclude-perf group kcore mmap-flush"
+	" num-thread-synthesize off-cpu per-thread phys-data proc-map-timeout running-time"
+	" switch-output-event synth buildid-all tail-synthesize threads timestamp-boundary"
+	" transaction user-regs vmlinux llvm-config ";
+static const char perf_only_short[] = "bGIjnRSuW";
+
+static bool perf_only(const char *arg, int short_opt)
+{
+	size_t n;
+
+	if (short_opt)
+		return strchr(perf_only_short, short_opt) != NULL;
+	if (strncmp(arg, "--", 2))
+		return false;
+	arg += 2;
+	n = strcspn(arg, "=");
+	for (const char *p = perf_only_long; (p = strchr(p, ' ')) && p[1]; p++)
+		if (strcspn(p + 1, " ") == n && !strncmp(p + 1, arg, n))
+			return true;
+	return false;
+}
+
+/* One line for an option getopt refused. */
+static void bad_option(int opt, const char *arg)
+{
+	char shortname[3] = {'-', (char)optopt, 0};
+	const char *name = optopt ? shortname : arg;
+
+	if (opt == ':')
+		cli_error("record: option '%s' needs a value", name);
+	else if (perf_only(arg, optopt))
+		cli_error("record: perf's option '%s' is not implemented by perfkit", name);
+	else
+		cli_error("record: unknown option '%s' (see 'perfkit record --help')", name);
+}
+
 static int parse_args(struct record_cmd *c, int argc, char **argv)
 {
 	int opt;
 
 	optind = 1;
-	opterr = 1;
-	while ((opt = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:sTdk:z::iBNqvh", long_opts,
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBND:Pr:qvh", long_opts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			exit(0);
 		}
-		if (opt == '?' || parse_one(c, opt, optarg)) {
-			if (opt == '?')
-				usage(stderr);
+		if (opt == '?' || opt == ':') {
+			bad_option(opt, argv[optind - 1]);
 			return -1;
 		}
+		if (parse_one(c, opt, optarg))
+			return -1;
 	}
 	c->o.argv = optind < argc ? argv + optind : NULL;
+	/* as perf: no command and no target records the whole system until
+	 * SIGINT/SIGTERM */
+	if (!c->o.argv && !c->o.pid_list && !c->o.tid_list && !c->o.cpu_list)
+		c->o.system_wide = true;
 	return 0;
 }
 
@@ -386,13 +643,16 @@ static void print_notes(const char *notes)
 	}
 }
 
-static void print_summary(const struct record_cmd *c, const struct pk_recorder_summary *s)
+static void print_summary(const struct record_cmd *c, const struct pk_recorder_summary *s,
+			  const char *stamped)
 {
 	fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
 		(unsigned long long)s->wakeups);
-	fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples",
+	if (stamped)
+		fprintf(stderr, "[ perfkit record: Dump %s ]\n", stamped);
+	fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s%s (%llu samples",
 		(double)s->bytes / (1024.0 * 1024.0),
-		strcmp(c->o.output, "-") ? c->o.output : "<stdout>",
+		strcmp(c->o.output, "-") ? c->o.output : "<stdout>", stamped ? ".<timestamp>" : "",
 		(unsigned long long)s->samples);
 	if (c->o.compress_level > 0 && s->compressed_bytes)
 		fprintf(stderr, ", compressed %.1fx",
@@ -406,17 +666,26 @@ int cmd_record(int argc, char **argv)
 	struct pk_recorder_summary sum;
 	struct pk_recorder *rec = NULL;
 	struct sigaction sa = {0};
-	int err, ferr;
+	int err, ferr, ret = 1;
+	char stamped[4096] = "";
 
 	c.o.sz = sizeof(c.o);
 	c.o.output = "perf.data";
 	if (parse_args(&c, argc, argv))
 		return 1;
+	if (c.dry_run) { /* perf's: the options parsed, nothing run */
+		pk_event_list_free(&c.events);
+		return 0;
+	}
 	cli_setup_library_output(c.quiet ? -1 : c.verbose);
 	c.o.events = &c.events;
 	/* main() passes argv + 1: CMDLINE gets "perfkit record ..." whole */
 	c.o.cmdline_argc = argc + 1;
 	c.o.cmdline_argv = argv - 1;
+	if (!strcmp(c.o.output, "-") && c.timestamp_filename) {
+		cli_error("record: --switch-output and --timestamp-filename need a file, not -o -");
+		return 1;
+	}
 	if (!strcmp(c.o.output, "-") && isatty(STDOUT_FILENO)) {
 		cli_error("record: refusing to write pipe-mode data to a terminal");
 		return 1;
@@ -427,6 +696,10 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL); /* a closed terminal still gets a valid file */
 	signal(SIGPIPE, SIG_IGN);
+	if (c.switch_signal) {
+		sa.sa_handler = on_switch_signal;
+		sigaction(SIGUSR2, &sa, NULL);
+	}
 
 	err = pk_recorder_open(&rec, &c.o);
 	if (rec && !c.quiet)
@@ -435,22 +708,48 @@ int cmd_record(int argc, char **argv)
 		cli_error("record: %s", rec ? pk_recorder_error(rec) : strerror(-err));
 		goto out;
 	}
+	if (c.realtime) { /* after the fork: the command keeps its policy, as with perf */
+		struct sched_param sp = {.sched_priority = c.realtime};
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			cli_error("record: -r %d: cannot set SCHED_FIFO: %s", c.realtime,
+				  strerror(errno));
+			err = -errno;
+			goto out;
+		}
+	}
 	active = rec;
+	if (got_signal) /* arrived while opening: stop as soon as it starts */
+		pk_recorder_stop(rec);
+	if (switch_asked)
+		pk_recorder_switch(rec);
 	err = pk_recorder_run(rec);
 	if (err)
 		cli_error("record: %s", pk_recorder_error(rec));
-	if (err && !pk_recorder_has_output(rec))
-		goto out; /* the command could not start: no file */
+	if (err && !pk_recorder_has_output(rec)) {
+		ret = 255; /* the command could not start (perf's -1): no file */
+		goto out;
+	}
 	ferr = pk_recorder_finish(rec, &sum);
 	active = NULL;
 	if (ferr && ferr != err)
 		cli_error("record: %s", pk_recorder_error(rec));
-	if (!c.quiet)
-		print_summary(&c, &sum);
 	err = err ? err : ferr;
+	if (!err && c.timestamp_filename && strcmp(c.o.output, "-")) {
+		err = pk_recorder_timestamp_output(rec, stamped, sizeof(stamped));
+		if (err)
+			cli_error("record: %s", pk_recorder_error(rec));
+	}
+	if (!c.quiet)
+		print_summary(&c, &sum, stamped[0] ? stamped : NULL);
+	if (!err) {
+		pk_recorder_close(rec);
+		pk_event_list_free(&c.events);
+		return exit_like_perf(&sum);
+	}
 out:
 	active = NULL;
 	pk_recorder_close(rec);
 	pk_event_list_free(&c.events);
-	return err ? 1 : 0;
+	return err ? ret : 0;
 }

@@ -94,7 +94,7 @@ static int check_opts(struct pk_recorder *r)
 	return 0;
 }
 
-static int open_writer(struct pk_recorder *r)
+int pki_rec_open_writer(struct pk_recorder *r)
 {
 	struct pk_writer_opts wo = {.sz = sizeof(wo), .keep_old = true};
 	long page = sysconf(_SC_PAGESIZE);
@@ -134,7 +134,7 @@ static int open_writer(struct pk_recorder *r)
 	return 0;
 }
 
-static int synthesize(struct pk_recorder *r)
+int pki_rec_synthesize(struct pk_recorder *r)
 {
 	int err = pki_synth_kernel(r);
 
@@ -150,13 +150,14 @@ static int synthesize(struct pk_recorder *r)
 int pk_recorder_open(struct pk_recorder **out, const struct pk_recorder_opts *opts)
 {
 	struct pk_recorder *r = calloc(1, sizeof(*r));
-	bool command;
+	bool command, now;
 	int err;
 
 	*out = r;
 	if (!r)
 		return -ENOMEM;
 	r->go_fd = r->err_fd = r->pidfd = r->stop_fd = -1;
+	r->tracking_ev = -1;
 	memcpy(&r->o, opts, opts->sz < sizeof(r->o) ? opts->sz : sizeof(r->o));
 	if (!r->o.output)
 		r->o.output = "perf.data";
@@ -176,14 +177,20 @@ int pk_recorder_open(struct pk_recorder **out, const struct pk_recorder_opts *op
 	r->sample_type = r->ev[0].attr.sample_type;
 	if (!r->o.no_buildid && !(r->dsos = pki_rec_dsos_new(r->sample_type)))
 		return -ENOMEM;
-	if ((err = open_writer(r)))
+	if ((err = pki_rec_open_writer(r)))
 		return err;
-	if (!r->trace_command) {
-		err = pki_rec_enable(r, true);
-		if (err)
-			return pki_rec_fail(r, err, "cannot enable the events: %s", strerror(-err));
-	}
-	return synthesize(r);
+	/* with a tracking event, sampling starts after the /proc read (see
+	 * add_tracking_event()); without one (-p, -t) before it */
+	/* -D: pk_recorder_run() enables them when the delay is over */
+	now = !r->trace_command && !r->o.delay_ms;
+	if ((err = pki_rec_enable_tracking(r)) ||
+	    (now && r->tracking_ev < 0 && (err = pki_rec_enable(r, true))))
+		return pki_rec_fail(r, err, "cannot enable the events: %s", strerror(-err));
+	if ((err = pki_rec_synthesize(r)))
+		return err;
+	if (now && r->tracking_ev >= 0 && (err = pki_rec_enable(r, true)))
+		return pki_rec_fail(r, err, "cannot enable the events: %s", strerror(-err));
+	return 0;
 }
 
 void pk_recorder_stop(struct pk_recorder *r)
@@ -191,6 +198,15 @@ void pk_recorder_stop(struct pk_recorder *r)
 	uint64_t one = 1;
 
 	r->stop = 1;
+	if (r->stop_fd >= 0 && write(r->stop_fd, &one, sizeof(one)) < 0)
+		return;
+}
+
+void pk_recorder_switch(struct pk_recorder *r)
+{
+	uint64_t one = 1;
+
+	r->switch_req = 1;
 	if (r->stop_fd >= 0 && write(r->stop_fd, &one, sizeof(one)) < 0)
 		return;
 }
@@ -247,13 +263,21 @@ static int wait_for_data(struct pk_recorder *r, bool *all_hup)
 	fds = calloc(r->nr_rings + 2, sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
+	/* overwrite rings are read only at a switch or the end */
 	for (int i = 0; i < r->nr_rings; i++)
-		fds[n++] = (struct pollfd){.fd = pk_ring_fd(r->rings[i]), .events = POLLIN};
+		fds[n++] = (struct pollfd){.fd = r->o.overwrite ? -1 : pk_ring_fd(r->rings[i]),
+					   .events = POLLIN};
 	fds[n++] = (struct pollfd){.fd = r->stop_fd, .events = POLLIN};
 	if (r->pidfd >= 0)
 		fds[n++] = (struct pollfd){.fd = r->pidfd, .events = POLLIN};
 	/* without a pidfd the command's end is noticed by polling */
-	rc = poll(fds, n, r->child > 0 && r->pidfd < 0 ? 100 : 1000);
+	rc = poll(fds, n, pki_rec_timeout_ms(r, r->child > 0 && r->pidfd < 0 ? 100 : 1000));
+	if (rc > 0 && (fds[r->nr_rings].revents & POLLIN)) {
+		uint64_t v;
+
+		if (read(r->stop_fd, &v, sizeof(v)) < 0)
+			v = 0; /* emptied by another pass */
+	}
 	for (int i = 0; rc > 0 && i < r->nr_rings; i++)
 		hup += !!(fds[i].revents & (POLLHUP | POLLERR));
 	*all_hup = r->per_task && !r->trace_command && r->nr_rings && hup == r->nr_rings;
@@ -270,8 +294,11 @@ int pk_recorder_run(struct pk_recorder *r)
 		r->start_failed = true;
 		return err;
 	}
+	pki_rec_timed_start(r);
 	for (;;) {
-		if ((err = drain(r)))
+		if ((!r->o.overwrite || pki_rec_switch_due(r)) && (err = drain(r)))
+			return err;
+		if ((err = pki_rec_tick(r)))
 			return err;
 		if (r->stop || all_hup)
 			break;
@@ -359,6 +386,7 @@ void pk_recorder_close(struct pk_recorder *r)
 		close(r->pidfd);
 	if (r->stop_fd >= 0)
 		close(r->stop_fd);
+	pki_rec_free_stamped(r);
 	free(r->cpus);
 	free(r->threads);
 	free(r);

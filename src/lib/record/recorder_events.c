@@ -37,7 +37,7 @@ static uint64_t sample_type_for(const struct pk_recorder *r)
 	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		      PERF_SAMPLE_PERIOD;
 
-	if (!r->per_task)
+	if (!r->per_task || r->o.sample_cpu)
 		st |= PERF_SAMPLE_CPU;
 	if (r->o.callgraph != PK_CALLGRAPH_NONE)
 		st |= PERF_SAMPLE_CALLCHAIN;
@@ -71,11 +71,15 @@ static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, boo
 	a->sample_id_all = 1;
 	/* wake up at a quarter of the ring rather than the kernel's half:
 	 * more headroom before the kernel has to drop samples */
-	a->watermark = 1;
+	a->watermark = !r->o.no_buffering;
 	a->wakeup_watermark = (uint32_t)((r->o.mmap_pages ? r->o.mmap_pages : 128) *
 					 (size_t)sysconf(_SC_PAGESIZE) / 4);
+	if (r->o.no_buffering)
+		a->wakeup_events = 1; /* --no-buffering: every record wakes us */
+	a->write_backward = r->o.overwrite;
 	a->disabled = 1;
-	a->inherit = r->per_task && !r->o.no_inherit;
+	/* system-wide too, as perf: the kernel ignores it on a CPU-wide event */
+	a->inherit = !r->o.no_inherit;
 	a->inherit_stat = r->o.inherit_stat;
 	a->enable_on_exec = r->trace_command;
 	if (r->o.use_clockid) {
@@ -87,6 +91,19 @@ static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, boo
 		a->sample_stack_user = r->o.dwarf_stack_size ? r->o.dwarf_stack_size : 8192;
 		a->exclude_callchain_user = 1;
 	}
+	if (r->o.all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	} else if (r->o.all_kernel) {
+		a->exclude_user = 1;
+		a->exclude_kernel = 0;
+	}
+	if (r->o.user_callchains && r->o.callgraph != PK_CALLGRAPH_NONE)
+		a->exclude_callchain_kernel = 1;
+	if (r->o.kernel_callchains && r->o.callgraph != PK_CALLGRAPH_NONE)
+		a->exclude_callchain_user = 1;
+	if (r->o.delay_ms)
+		a->enable_on_exec = 0; /* enabled when the delay is over */
 	if (r->o.callgraph != PK_CALLGRAPH_NONE)
 		a->sample_max_stack =
 			(uint16_t)read_proc_long("/proc/sys/kernel/perf_event_max_stack", 127);
@@ -127,6 +144,51 @@ static int add_event(struct pk_recorder *r, const struct perf_event_attr *attr, 
 	return 0;
 }
 
+/*
+ * A group whose leader has PERF_SAMPLE_READ (":S") is sampled by its
+ * leader alone, each sample reading the whole group, as perf does: group
+ * reads, no inherit (the kernel refuses it with group reads), members that
+ * only count and start with their leader.
+ */
+static void sample_read_group(struct perf_event_attr *a, const struct pk_event_list *list, size_t i)
+{
+	size_t leader = (size_t)list->ev[i].leader;
+
+	if (leader >= list->nr || list->ev[leader].group_size < 2 ||
+	    !(list->ev[leader].attr.sample_type & PERF_SAMPLE_READ))
+		return;
+	a->read_format |= PERF_FORMAT_GROUP;
+	a->inherit = 0;
+	if (leader == i)
+		return;
+	a->freq = 0;
+	a->sample_period = 0;
+	a->enable_on_exec = 0;
+}
+
+/*
+ * System-wide, the events that sample are enabled only once the threads
+ * and maps that already exist have been read from /proc; a dummy event
+ * that samples nothing but tracks comm, mmap and task records is enabled
+ * before that read.  So a task is either seen by the read or announced by
+ * the kernel, and no sample can come from one that both missed (a short
+ * task that ended while /proc was read).  perf does the same, with the
+ * same name for the event.
+ */
+static int add_tracking_event(struct pk_recorder *r)
+{
+	struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY};
+
+	/* with -D the first event is off for a while: its tracking would
+	 * miss the command's exec and maps */
+	if (r->per_task && !r->o.delay_ms)
+		return 0;
+	configure_attr(r, &a, true);
+	a.enable_on_exec = r->trace_command;
+	r->tracking_ev = r->nr_ev;
+	return add_event(r, &a, "dummy:HG", r->nr_ev, 1);
+}
+
 int pki_rec_setup_events(struct pk_recorder *r)
 {
 	const struct pk_event_list *list = r->o.events;
@@ -148,24 +210,29 @@ int pki_rec_setup_events(struct pk_recorder *r)
 		r->o.freq = (uint64_t)max_rate;
 	}
 	r->sample_type = sample_type_for(r);
+	/* system-wide, a dummy event of its own tracks tasks and maps, as
+	 * perf's: see add_tracking_event() */
+	r->tracking_ev = -1;
 	if (!list || !list->nr) {
 		struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE,
 					    .config = PERF_COUNT_HW_CPU_CYCLES};
 
-		configure_attr(r, &a, true);
-		return add_event(r, &a, "cycles", 0, 1);
+		configure_attr(r, &a, r->per_task && !r->o.delay_ms);
+		err = add_event(r, &a, "cycles", 0, 1);
+		return err ? err : add_tracking_event(r);
 	}
 	for (size_t i = 0; i < list->nr; i++) {
 		struct perf_event_attr a = list->ev[i].attr;
 
-		configure_attr(r, &a, i == 0);
+		configure_attr(r, &a, i == 0 && r->per_task && !r->o.delay_ms);
+		sample_read_group(&a, list, i);
 		err = add_event(r, &a, list->ev[i].name ? list->ev[i].name : "event",
 				list->ev[i].leader, list->ev[i].group_size);
 		if (err)
 			return err;
 		r->ev[r->nr_ev - 1].filter = list->ev[i].filter;
 	}
-	return 0;
+	return add_tracking_event(r);
 }
 
 /* Open through the negotiating call.  What this kernel lacks is dropped
@@ -296,6 +363,12 @@ static bool fall_back(struct pk_recorder *r, int ei, int err)
 int pki_rec_open_events(struct pk_recorder *r)
 {
 	for (int ei = 0; ei < r->nr_ev; ei++) {
+		pki_debug("record: opening %s (type %u, config %#llx, sample_type %#llx) on %d "
+			  "CPU(s) x %d thread(s)",
+			  r->ev[ei].name, r->ev[ei].attr.type,
+			  (unsigned long long)r->ev[ei].attr.config,
+			  (unsigned long long)r->ev[ei].attr.sample_type, r->nr_cpus,
+			  r->nr_threads);
 		for (int ci = 0; ci < r->nr_cpus; ci++) {
 			for (int ti = 0; ti < r->nr_threads; ti++) {
 				int err = open_one(r, ei, ci, ti);
@@ -325,7 +398,8 @@ static void unmap_rings(struct pk_recorder *r)
 
 static int map_first_fds(struct pk_recorder *r, size_t pages)
 {
-	struct pk_ring_opts ro = {.sz = sizeof(ro), .data_pages = pages};
+	struct pk_ring_opts ro = {
+		.sz = sizeof(ro), .data_pages = pages, .overwrite = r->o.overwrite};
 
 	for (int ci = 0; ci < r->nr_cpus; ci++) {
 		int err = pk_ring_map(&r->rings[ci], r->ev[0].fds[ci * r->nr_threads], &ro);
@@ -354,10 +428,10 @@ int pki_rec_map_rings(struct pk_recorder *r)
 		char why[512];
 
 		pk_limits_read(&l, NULL);
-		return pki_rec_fail(r, err, "%s",
-				    pk_limits_explain_mmap(&l, err,
-							   (pages + 1) * (size_t)sysconf(_SC_PAGESIZE),
-							   why, sizeof(why)));
+		return pki_rec_fail(
+			r, err, "%s",
+			pk_limits_explain_mmap(&l, err, (pages + 1) * (size_t)sysconf(_SC_PAGESIZE),
+					       why, sizeof(why)));
 	}
 	if (err)
 		return pki_rec_fail(r, err, "cannot map the ring buffer: %s", strerror(-err));
@@ -381,6 +455,19 @@ int pki_rec_map_rings(struct pk_recorder *r)
 			}
 		}
 	}
+	return 0;
+}
+
+int pki_rec_enable_tracking(struct pk_recorder *r)
+{
+	struct rec_event *e;
+
+	if (r->tracking_ev < 0 || r->trace_command)
+		return 0; /* on a command it starts at the exec */
+	e = &r->ev[r->tracking_ev];
+	for (int i = 0; i < r->nr_cpus * r->nr_threads; i++)
+		if (e->fds[i] >= 0 && ioctl(e->fds[i], PERF_EVENT_IOC_ENABLE, 0))
+			return -errno;
 	return 0;
 }
 

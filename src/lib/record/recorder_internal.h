@@ -12,7 +12,7 @@ struct rec_event {
 	struct perf_event_attr attr;
 	char *name;
 	const char *filter; /* tracepoint filter, owned by the event list */
-	int leader; /* index of the group leader */
+	int leader;	    /* index of the group leader */
 	int group_size;
 	int *fds; /* [cpu_idx * nr_threads + thread_idx] */
 	uint64_t *ids;
@@ -37,6 +37,7 @@ struct pk_recorder {
 
 	struct rec_event *ev;
 	int nr_ev;
+	int tracking_ev;	/* the dummy event tracking tasks and maps, or -1 */
 	struct pk_ring **rings; /* one per CPU */
 	int nr_rings;
 	size_t mmap_pages;
@@ -51,8 +52,16 @@ struct pk_recorder {
 	bool child_done;
 	int child_status;
 
-	int stop_fd; /* eventfd: pk_recorder_stop() */
+	int stop_fd; /* eventfd: pk_recorder_stop() and pk_recorder_switch() */
 	volatile sig_atomic_t stop;
+	volatile sig_atomic_t switch_req;
+
+	/* -D, --switch-output, --max-size (recorder_switch.c) */
+	bool delayed;		 /* events wait for enable_at */
+	uint64_t enable_at;	 /* CLOCK_MONOTONIC ns */
+	uint64_t next_switch_at; /* CLOCK_MONOTONIC ns, 0: none */
+	char **stamped;		 /* timestamped files written, oldest first */
+	unsigned int nr_stamped;
 
 	struct pk_writer *w;
 	struct pki_rec_dsos *dsos;
@@ -66,12 +75,30 @@ __attribute__((format(printf, 3, 4))) int pki_rec_fail(struct pk_recorder *r, in
 void pki_rec_note(struct pk_recorder *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* recorder.c */
+int pki_rec_open_writer(struct pk_recorder *r);
+int pki_rec_synthesize(struct pk_recorder *r);
+
+/* recorder_switch.c: what the loop does besides draining */
+uint64_t pki_rec_now_ns(void);
+/* Milliseconds until the next timed action, or dflt. */
+int pki_rec_timeout_ms(const struct pk_recorder *r, int dflt);
+/* After a drain: enable delayed events, switch files, stop at max_size.
+ * 0 or a negative errno; sets r->stop at the size limit. */
+int pki_rec_tick(struct pk_recorder *r);
+void pki_rec_timed_start(struct pk_recorder *r);
+/* A switch is asked for or its time has come (--overwrite drains then). */
+bool pki_rec_switch_due(const struct pk_recorder *r);
+void pki_rec_free_stamped(struct pk_recorder *r);
+
 /* recorder_events.c */
 int pki_rec_setup_events(struct pk_recorder *r);
 int pki_rec_open_events(struct pk_recorder *r);
 int pki_rec_map_rings(struct pk_recorder *r);
 void pki_rec_close_events(struct pk_recorder *r);
 int pki_rec_enable(struct pk_recorder *r, bool on);
+/* Enable the tracking event alone (system-wide, before the /proc read). */
+int pki_rec_enable_tracking(struct pk_recorder *r);
 
 /* recorder_targets.c: parse "0-3,7" lists and find threads */
 int pki_parse_int_list(const char *s, int **out, int *nr, int max_value);
@@ -85,6 +112,7 @@ void pki_workload_reap(struct pk_recorder *r, bool wait);
 /* synth.c: records for the state that existed before recording */
 int pki_synth_kernel(struct pk_recorder *r);
 int pki_synth_threads(struct pk_recorder *r);
+int pki_synth_command(struct pk_recorder *r);
 /* Append the sample_id_all trailer for (pid, tid) to rec (size bytes
  * used, room for id_hdr_size more); returns the new size. */
 size_t pki_rec_trailer(const struct pk_recorder *r, void *rec, size_t size, uint32_t pid,

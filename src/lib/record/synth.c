@@ -351,7 +351,8 @@ int pki_synth_threads(struct pk_recorder *r)
 			char *end;
 			long pid = strtol(de->d_name, &end, 10);
 
-			if (*end || pid <= 0 || pid > INT32_MAX || pid == r->child)
+			/* the command too, as perf: it is perf-exec until its exec */
+			if (*end || pid <= 0 || pid > INT32_MAX)
 				continue;
 			err = synth_process(r, (int)pid);
 		}
@@ -380,4 +381,13 @@ int pki_synth_threads(struct pk_recorder *r)
 	}
 	free(done);
 	return err;
+}
+
+/* After a --switch-output, the new file of a command's recording: the
+ * command's process as it is now (its children are not followed). */
+int pki_synth_command(struct pk_recorder *r)
+{
+	if (!r->trace_command || r->child <= 0 || r->child_done)
+		return 0;
+	return synth_process(r, (int)r->child);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,6 +44,26 @@ static void child_main(struct pk_recorder *r, int go_rd, int err_wr)
 	_exit(127);
 }
 
+/*
+ * perf's name for the forked command until its exec: system-wide
+ * recordings synthesize it from /proc (COMM and maps), so samples taken
+ * before the exec are shown under it, in perf's reports and ours alike.
+ */
+#define WORKLOAD_COMM "perf-exec"
+
+/* Fork a child born under NAME: set on this thread around fork(), so that
+ * the /proc scan that follows can never see the child under our name. */
+static pid_t fork_named(const char *name)
+{
+	char old[16] = "";
+	bool renamed = !prctl(PR_GET_NAME, old, 0, 0, 0) && !prctl(PR_SET_NAME, name, 0, 0, 0);
+	pid_t pid = fork();
+
+	if (renamed && pid != 0)
+		prctl(PR_SET_NAME, old, 0, 0, 0);
+	return pid;
+}
+
 int pki_workload_prepare(struct pk_recorder *r)
 {
 	int go[2], er[2];
@@ -55,7 +76,7 @@ int pki_workload_prepare(struct pk_recorder *r)
 		close(go[1]);
 		return pki_rec_fail(r, -errno, "pipe: %s", strerror(errno));
 	}
-	pid = fork();
+	pid = fork_named(WORKLOAD_COMM);
 	if (pid < 0) {
 		int e = errno;
 

@@ -447,6 +447,34 @@ static int emit_tracing_record(struct pk_writer *w)
 	return err;
 }
 
+/*
+ * EVENT_UPDATE (NAME) for an attr: the only place a pipe carries an
+ * event's name (EVENT_DESC is a file-mode section), so readers need not
+ * make one up from the attr.  u64 type, u64 id, the name padded to 8.
+ */
+static int emit_name_update(struct pk_writer *w, const struct wattr *a)
+{
+	struct pki_wbuf b = {0};
+	struct perf_event_header h = {.type = PK_RECORD_EVENT_UPDATE};
+	size_t n;
+	int err;
+
+	if (!a->name || !a->name[0] || !a->nr_ids)
+		return 0;
+	n = (strlen(a->name) + 1 + 7) & ~(size_t)7;
+	if (24 + n > PKI_WRITER_REC_MAX)
+		return 0; /* absurd name: the reader names the attr itself */
+	h.size = (uint16_t)(24 + n);
+	pki_wbuf_put(&b, &h, sizeof(h));
+	pki_wbuf_u64(&b, PK_EVENT_UPDATE_NAME);
+	pki_wbuf_u64(&b, a->ids[0]);
+	pki_wbuf_put(&b, a->name, strlen(a->name));
+	pki_wbuf_zero(&b, n - strlen(a->name)); /* terminator and padding */
+	err = b.oom ? -ENOMEM : pki_writer_emit(w, b.p, b.len);
+	pki_wbuf_free(&b);
+	return err;
+}
+
 static int start_pipe(struct pk_writer *w)
 {
 	uint64_t hdr[2] = {PERF_MAGIC2, 16};
@@ -468,6 +496,8 @@ static int start_pipe(struct pk_writer *w)
 		if (!err && a->nr_ids)
 			err = pki_writer_emit(w, a->ids, a->nr_ids * 8);
 	}
+	for (size_t i = 0; !err && i < w->nr_attrs; i++)
+		err = emit_name_update(w, &w->attrs[i]);
 	if (!err && w->feat_set[PK_FEAT_TRACING_DATA])
 		err = emit_tracing_record(w);
 	pki_writer_build_derived(w);
