@@ -207,6 +207,7 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'I':
 			a->show_info = true;
+			a->stdio.show_info = true;
 			break;
 		case 'f':
 			a->force = true;

@@ -407,7 +407,8 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 	l->cg.mode = REPORT_GRAPH_GRAPH;
 	l->cg.min_percent = 0.5;
 	l->cg.children = l->accumulate;
-	l->cg.sort_starts_with_sym = o->sort && !strncmp(o->sort, "sym", 3);
+	/* perf skips the frame only without -F */
+	l->cg.sort_starts_with_sym = o->sort && !o->fields && !strncmp(o->sort, "sym", 3);
 	*order = (pipe ? o->children != 0 : l->accumulate) ? PK_CALLCHAIN_CALLER
 							   : PK_CALLCHAIN_CALLEE;
 	if (o->call_graph && report_callchain_parse(o->call_graph, &l->cg, order)) {
@@ -443,12 +444,15 @@ static double tree_limit(const struct report_stdio_opts *o, const struct report_
 static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 		      struct report_layout *l, struct pk_hist_opts *ho)
 {
-	bool fields_children = true, sort_comm = false;
+	bool fields_children = true, sort_comm = false, sort_dso = false;
 
 	if (parse_sort(s, o->sort, l))
 		return -EINVAL;
 	for (uint32_t i = 0; o->sort && i < l->nr_keys; i++)
 		sort_comm = sort_comm || l->keys[i] == PK_HIST_KEY_COMM;
+	/* perf's default sort has the DSO too; -F alone sorts by its fields */
+	for (uint32_t i = 0; (o->sort || !o->fields) && i < l->nr_keys; i++)
+		sort_dso = sort_dso || l->keys[i] == PK_HIST_KEY_DSO;
 	if (o->fields && report_columns_parse(l, o->fields, o->sort != NULL, &fields_children))
 		return -EINVAL;
 	l->sep = o->field_sep;
@@ -465,6 +469,8 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	ho->nr_order = l->nr_order;
 	/* perf's collapse comes with a comm key of --sort (or the default) */
 	ho->no_collapse = l->fields_set && !sort_comm;
+	/* perf's symbol key compares the DSOs unless --sort has the DSO */
+	ho->dso_from_fields = l->fields_set && !sort_dso;
 	/* --max-stack 0 is no frames; 0 in the library is the default */
 	ho->max_stack = o->max_stack < 0 ? 0 : o->max_stack ? o->max_stack : -1;
 	ho->hide_unresolved = o->hide_unresolved;
@@ -490,7 +496,7 @@ static void print_preamble(FILE *out, const struct pk_hist *h,
 static void print_first_lines(struct pk_session *s, const struct report_stdio_opts *o, FILE *out)
 {
 	if (o->header)
-		report_header_only(pk_session_reader(s), out, false);
+		report_header_only(pk_session_reader(s), out, o->show_info);
 	else if (!o->quiet)
 		fputs("# To display the perf.data header info, please use --header/--header-only "
 		      "options.\n#\n",
@@ -635,9 +641,15 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	}
 	if (graphs_refused(s, o, out, &err))
 		goto out;
-	if (report_branch_wanted(s, o)) {
+	switch (report_branch_wanted(s, o)) {
+	case 1:
 		err = report_branch(s, o, out);
 		goto out;
+	case -1:
+		print_first_lines(s, o, out);
+		goto out;
+	default:
+		break;
 	}
 	if (!sample_filter(s, o, out, &keep, &status))
 		goto out;

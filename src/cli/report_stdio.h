@@ -39,6 +39,7 @@ struct report_stdio_opts {
 	const char *field_sep;	/* -t: columns separated by it, unpadded */
 	bool quiet;		/* -q: no header lines */
 	bool header;		/* --header: the file header first */
+	bool show_info;		/* -I: with --header, every section whole */
 	bool relative;		/* --percentage relative */
 	int max_stack;		/* --max-stack, -1 for perf's default */
 	bool inverted;		/* -G: caller order */
@@ -53,7 +54,9 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 /* Branch mode (report_branch.c): whether o and the file ask for it, and
  * the report itself; returns 0 or a negative errno (already printed). */
 struct pk_session;
-bool report_branch_wanted(struct pk_session *s, const struct report_stdio_opts *o);
+/* 1: the branch view; 0: the normal one; -1: -b asked for on samples
+ * without branch stacks (perf's error printed on stderr) */
+int report_branch_wanted(struct pk_session *s, const struct report_stdio_opts *o);
 int report_branch(struct pk_session *s, const struct report_stdio_opts *o, FILE *out);
 
 /* How the call trees under the entries are printed. */
