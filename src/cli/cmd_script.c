@@ -48,7 +48,7 @@ static const char script_usage[] =
 	"                          print those side-band records between the samples\n"
 	"    -f, --force           don't complain, do it\n"
 	"        --no-demangle     do not demangle symbol names\n"
-	"    -v, --verbose         be more verbose\n"
+	"    -v, --verbose         refused (perf's -v prints C++ parameters)\n"
 	"    -h, --help            show this help\n";
 
 enum {
@@ -637,6 +637,11 @@ int cmd_script(int argc, char **argv)
 	status = parse_script_args(argc, argv, &a);
 	if (status)
 		return status;
+	/* perf's -v prints C++ names with their parameters */
+	if (a.verbose) {
+		cli_error("script: -v (perf's names with parameters) is not supported by perfkit");
+		return 1;
+	}
 	cli_setup_library_output(a.verbose);
 	if (!a.input)
 		a.input = default_input();

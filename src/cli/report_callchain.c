@@ -305,13 +305,16 @@ static int word_of(const char *tok, size_t n, const char *const *words, int nr)
 /*
  * "graph,0.5,caller": mode, limit and order in any order, each word as
  * perf reads it: any prefix of a word, tried in perf's order ("f" is
- * flat), and "none" ends the list whatever comes after it.
+ * flat), and "none" ends the list whatever comes after it.  -2 for what
+ * perf has and perfkit does not do (fractal, a print limit, address,
+ * branch, period, count).
  */
 int report_callchain_parse(const char *arg, struct callchain_print *p, int *order)
 {
 	static const char *const modes[] = {"graph", "flat", "fractal", "folded"};
 	static const char *const orders[] = {"caller", "callee"};
 	static const char *const keep[] = {"function", "percent"};
+	static const char *const undone[] = {"address", "branch", "period", "count"};
 	static const char *const none[] = {"none"};
 	/* fractal (percentages of the parent) is not done: -1 */
 	static const int mode_of[] = {REPORT_GRAPH_GRAPH, REPORT_GRAPH_FLAT, -1,
@@ -337,14 +340,18 @@ int report_callchain_parse(const char *arg, struct callchain_print *p, int *orde
 		}
 		if ((w = word_of(tok, n, modes, 4)) >= 0) {
 			if (mode_of[w] < 0)
-				return -1;
+				return -2;
 			p->mode = (enum report_graph_mode)mode_of[w];
 		} else if ((w = word_of(tok, n, orders, 2)) >= 0) {
 			*order = w ? PK_CALLCHAIN_CALLEE : PK_CALLCHAIN_CALLER;
 		} else if (word_of(tok, n, keep, 2) >= 0) {
 			continue;
+		} else if (word_of(tok, n, undone, 4) >= 0) {
+			return -2;
 		} else if (!have_limit && (p->min_percent = strtod(tok, &end), end != tok)) {
 			have_limit = p->limit_set = true;
+		} else if (have_limit && (strtod(tok, &end), end != tok)) {
+			return -2; /* perf's print limit */
 		} else {
 			return -1;
 		}

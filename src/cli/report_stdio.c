@@ -379,14 +379,20 @@ static bool is_pipe(struct pk_session *s)
 
 /* Whether -g's argument asks for call graphs; -1 when it is no -g
  * argument at all. */
+/* 1 when arg asks for call graphs, 0 for none, -1 (said why) when it
+ * cannot be done */
 static int graph_wanted(const char *arg)
 {
 	struct callchain_print p = {.mode = REPORT_GRAPH_GRAPH};
-	int order;
+	int order, err = report_callchain_parse(arg, &p, &order);
 
-	if (report_callchain_parse(arg, &p, &order))
-		return -1;
-	return p.mode != REPORT_GRAPH_NONE;
+	if (err == -2)
+		cli_error("report: -g '%s': fractal, print limits, address, branch, period and "
+			  "count are not supported by perfkit",
+			  arg);
+	else if (err)
+		cli_error("report: bad -g argument '%s'", arg);
+	return err ? -1 : p.mode != REPORT_GRAPH_NONE;
 }
 
 /*
@@ -551,7 +557,6 @@ static bool graphs_refused(struct pk_session *s, const struct report_stdio_opts 
 	int want = o->call_graph ? graph_wanted(o->call_graph) : 0;
 
 	if (want < 0) {
-		cli_error("report: bad -g argument '%s'", o->call_graph);
 		*err = -EINVAL;
 		return true;
 	}
@@ -611,7 +616,7 @@ static int print_thread_counts(struct pk_session *s, FILE *out)
 int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out)
 {
 	struct pk_session_opts so = {.sz = sizeof(so), .force = o->force,
-				     .no_demangle = o->no_demangle};
+				     .no_demangle = o->no_demangle, .kallsyms = o->kallsyms};
 	struct pk_hist_opts ho = {.sz = sizeof(ho)};
 	struct report_layout l = {0};
 	struct pk_session *s = NULL;

@@ -40,6 +40,7 @@ struct report_stdio_opts {
 	bool quiet;		/* -q: no header lines */
 	bool header;		/* --header: the file header first */
 	bool show_info;		/* -I: with --header, every section whole */
+	const char *kallsyms;	/* --kallsyms: the kernel's symbols from this file */
 	bool relative;		/* --percentage relative */
 	int max_stack;		/* --max-stack, -1 for perf's default */
 	bool inverted;		/* -G: caller order */

@@ -10,6 +10,15 @@
 # - -b on samples without branch stacks: perf's first lines, its error and
 #   nothing more (status 0, as perf)
 # - --header with -I: every header section whole
+# - DWARF call graphs through std::sort's inlined templates, which have no
+#   linkage names: addr2line (BFD) names the innermost function of an
+#   address after the ELF symbol the first time it meets it, so perf shows
+#   the real symbol there (script, and report --no-children)
+# - --kallsyms FILE (and perf's words and status 234 for one it cannot
+#   read), --ignore-vmlinux, --ns and --stdio-color never: perf's output
+# - every option perf report has is done or refused in one line with a
+#   non-zero status, never ignored; so are -v in the histogram view and
+#   script -v (perf's addresses, paths and C++ parameters)
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 cxx=$(command -v g++ || command -v clang++) || { echo "no C++ compiler"; exit 77; }
@@ -51,4 +60,56 @@ cmp_allow_empty=0
 check_all no-branch "$f" -b --header
 check_report header-info "$f" --header -I -g none
 n=$((n + 1))
+check_report kallsyms "$f" --kallsyms /proc/kallsyms -g none
+cmp_allow_empty=1
+check_all kallsyms-missing "$f" --kallsyms "$tmp/none" -g none
+cmp_allow_empty=0
+check_report same-as-perf "$f" --ignore-vmlinux --ns --stdio-color never --no-children
+n=$((n + 2))
+
+# refused: one line on stderr naming the option, status 1, nothing on stdout
+refused() { # what args...
+	what=$1
+	shift
+	"$PERFKIT" "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ $st -ne 0 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		grep -q -e "$what" "$tmp/err" && ! grep -q usage "$tmp/err"; then
+		same=$((same + 1))
+	else
+		echo "FAIL refused: $* (status $st)"
+		head -3 "$tmp/err" "$tmp/out"
+		fail=1
+	fi
+	n=$((n + 1))
+}
+for o in -k/--vmlinux:-k,x -M/--disassembler-style:-M,x -m/--modules:-m -p/--parent:-p,sys \
+	-w/--column-widths:-w,1 -x/--exclude-other:-x --hierarchy --ignore-callees:--ignore-callees,x \
+	--mmaps --tasks --time-quantum:--time-quantum,1ms --raw-trace --show-cpu-utilization \
+	--itrace --inline --symfs:--symfs,/ --tui --stdio-color:--stdio-color,always; do
+	name=${o%%:*}
+	args=$(echo "${o#*:}" | tr , ' ')
+	[ "$name" = "$o" ] && args=$o
+	# shellcheck disable=SC2086 # args are words
+	refused "${name#*/}" report -i "$f" $args
+done
+for g in fractal graph,0.5,3 graph,0.5,caller,address graph,0.5,caller,function,period \
+	graph,0.5,callee,function,count; do
+	refused "-g '$g'" report -i "$f" -g "$g"
+done
+refused "-v in the histogram" report -i "$f" -v
+refused "script: -v" script -i "$f" -v
+
+f=$tmp/dw.data
+if perf record -q --call-graph dwarf -e cpu-clock -F 2000 -o "$f" -- "$tmp/cts" \
+	>/dev/null 2>&1; then
+	check_script dwarf-inline "$f"
+	grep -q '__unguarded_partition.*(inlined)' "$tmp/perf" ||
+		echo "note: no inlined std::sort frames (no debug info?)"
+	check_report dwarf-inline "$f" --no-children
+	check_report dwarf-inline "$f" --no-children -g caller
+	n=$((n + 3))
+else
+	echo "perf record --call-graph dwarf not permitted here"
+fi
 cmp_finish "outputs identical to perf" $n
