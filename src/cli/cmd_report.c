@@ -14,6 +14,7 @@ enum report_mode {
 	MODE_STATS,
 	MODE_DUMP,
 	MODE_HEADER_ONLY,
+	MODE_TASKS,
 };
 
 struct report_args {
@@ -32,6 +33,7 @@ static const char report_usage[] =
 	"        --stats           display event stats (record counts by type)\n"
 	"    -D, --dump-raw-trace  dump raw trace in ASCII\n"
 	"        --header-only     show only data header\n"
+	"        --tasks           the recorded tasks, each under its parent\n"
 	"    -I, --show-info       display extended information (full topology etc.)\n"
 	"        --stdio           use the stdio interface (the default)\n"
 	"        --children        accumulate callchains of children (default with -g data)\n"
@@ -81,7 +83,7 @@ static const char report_usage[] =
 	"    -h, --help            show this help\n"
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
-	"    -k -M -m -p -w -x, --hierarchy, --ignore-callees, --mmaps, --tasks,\n"
+	"    -k -M -m -p -w -x, --hierarchy, --ignore-callees, --mmaps,\n"
 	"    --time-quantum (and -s time), --show-cpu-utilization, --raw-trace,\n"
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
@@ -112,6 +114,7 @@ enum {
 	OPT_IGNORE_VMLINUX,
 	OPT_KALLSYMS,
 	OPT_STDIO_COLOR,
+	OPT_TASKS,
 	OPT_UNSUPPORTED,
 };
 
@@ -158,6 +161,7 @@ static const struct option report_options[] = {
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"threads", no_argument, NULL, 'T'},
 	{"ns", no_argument, NULL, OPT_NS},
+	{"tasks", no_argument, NULL, OPT_TASKS},
 	{"ignore-vmlinux", no_argument, NULL, OPT_IGNORE_VMLINUX},
 	{"kallsyms", required_argument, NULL, OPT_KALLSYMS},
 	{"stdio-color", required_argument, NULL, OPT_STDIO_COLOR},
@@ -200,7 +204,6 @@ static const struct option report_options[] = {
 	{"switch-on", required_argument, NULL, OPT_UNSUPPORTED},
 	{"symbol-filter", required_argument, NULL, OPT_UNSUPPORTED},
 	{"symfs", required_argument, NULL, OPT_UNSUPPORTED},
-	{"tasks", no_argument, NULL, OPT_UNSUPPORTED},
 	{"time-quantum", required_argument, NULL, OPT_UNSUPPORTED},
 	{"total-cycles", no_argument, NULL, OPT_UNSUPPORTED},
 	{"tui", no_argument, NULL, OPT_UNSUPPORTED},
@@ -415,6 +418,9 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 		case 'T':
 			a->stdio.threads = true;
 			break;
+		case OPT_TASKS:
+			a->mode = MODE_TASKS;
+			break;
 		case OPT_NS:
 			/* only the time key shows times, and it is refused */
 			break;
@@ -510,6 +516,9 @@ int cmd_report(int argc, char **argv)
 		return report_stdio(a.input, &a.stdio, stdout);
 	}
 	opts.force = a.force;
+	/* perf builds its tasks from the records in time order */
+	if (a.mode == MODE_TASKS)
+		opts.order = PK_ORDER_TIME;
 	if (cli_open_reader(&r, a.input, &opts))
 		return 1;
 
@@ -519,6 +528,9 @@ int cmd_report(int argc, char **argv)
 		break;
 	case MODE_HEADER_ONLY:
 		err = report_header_only(r, stdout, a.show_info);
+		break;
+	case MODE_TASKS:
+		err = report_tasks(r, stdout);
 		break;
 	case MODE_STATS:
 	default:
