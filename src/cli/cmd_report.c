@@ -21,6 +21,7 @@ struct report_args {
 	const char *input;
 	enum report_mode mode;
 	bool show_info;
+	bool mmaps;
 	bool force;
 	int verbose;
 	struct report_stdio_opts stdio;
@@ -34,6 +35,7 @@ static const char report_usage[] =
 	"    -D, --dump-raw-trace  dump raw trace in ASCII\n"
 	"        --header-only     show only data header\n"
 	"        --tasks           the recorded tasks, each under its parent\n"
+	"        --mmaps           the same with each task's maps\n"
 	"    -I, --show-info       display extended information (full topology etc.)\n"
 	"        --stdio           use the stdio interface (the default)\n"
 	"        --children        accumulate callchains of children (default with -g data)\n"
@@ -83,7 +85,7 @@ static const char report_usage[] =
 	"    -h, --help            show this help\n"
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
-	"    -k -M -m -p -w -x, --hierarchy, --ignore-callees, --mmaps,\n"
+	"    -k -M -m -p -w -x, --hierarchy, --ignore-callees,\n"
 	"    --time-quantum (and -s time), --show-cpu-utilization, --raw-trace,\n"
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
@@ -115,6 +117,7 @@ enum {
 	OPT_KALLSYMS,
 	OPT_STDIO_COLOR,
 	OPT_TASKS,
+	OPT_MMAPS,
 	OPT_UNSUPPORTED,
 };
 
@@ -162,6 +165,7 @@ static const struct option report_options[] = {
 	{"threads", no_argument, NULL, 'T'},
 	{"ns", no_argument, NULL, OPT_NS},
 	{"tasks", no_argument, NULL, OPT_TASKS},
+	{"mmaps", no_argument, NULL, OPT_MMAPS},
 	{"ignore-vmlinux", no_argument, NULL, OPT_IGNORE_VMLINUX},
 	{"kallsyms", required_argument, NULL, OPT_KALLSYMS},
 	{"stdio-color", required_argument, NULL, OPT_STDIO_COLOR},
@@ -184,7 +188,6 @@ static const struct option report_options[] = {
 	{"inline", no_argument, NULL, OPT_UNSUPPORTED},
 	{"itrace", optional_argument, NULL, OPT_UNSUPPORTED},
 	{"mem-mode", no_argument, NULL, OPT_UNSUPPORTED},
-	{"mmaps", no_argument, NULL, OPT_UNSUPPORTED},
 	{"objdump", required_argument, NULL, OPT_UNSUPPORTED},
 	{"percent-type", required_argument, NULL, OPT_UNSUPPORTED},
 	{"prefix", required_argument, NULL, OPT_UNSUPPORTED},
@@ -421,6 +424,10 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 		case OPT_TASKS:
 			a->mode = MODE_TASKS;
 			break;
+		case OPT_MMAPS:
+			a->mode = MODE_TASKS;
+			a->mmaps = true;
+			break;
 		case OPT_NS:
 			/* only the time key shows times, and it is refused */
 			break;
@@ -530,7 +537,7 @@ int cmd_report(int argc, char **argv)
 		err = report_header_only(r, stdout, a.show_info);
 		break;
 	case MODE_TASKS:
-		err = report_tasks(r, stdout);
+		err = report_tasks(r, stdout, a.mmaps);
 		break;
 	case MODE_STATS:
 	default:

@@ -19,7 +19,8 @@
 # - every option perf report has is done or refused in one line with a
 #   non-zero status, never ignored; so are -v in the histogram view and
 #   script -v (perf's addresses, paths and C++ parameters)
-# - --tasks: the task tree of a recording of a shell that forks
+# - --tasks and --mmaps: the task tree (and maps) of a recording of a
+#   shell that forks
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 cxx=$(command -v g++ || command -v clang++) || { echo "no C++ compiler"; exit 77; }
@@ -88,11 +89,13 @@ perf record -q -e cpu-clock -o "$tmp/fork.data" -- \
 	sh -c "sleep 0.1 & ls / >/dev/null; (ls / | wc -l) >/dev/null; wait" >/dev/null 2>&1
 check_report tasks "$tmp/fork.data" --tasks
 check_report tasks "$f" --tasks
-n=$((n + 2))
+check_report mmaps "$tmp/fork.data" --mmaps
+check_report mmaps "$f" --mmaps
+n=$((n + 4))
 
 for o in -k/--vmlinux:-k,x -M/--disassembler-style:-M,x -m/--modules:-m -p/--parent:-p,sys \
 	-w/--column-widths:-w,1 -x/--exclude-other:-x --hierarchy --ignore-callees:--ignore-callees,x \
-	--mmaps --time-quantum:--time-quantum,1ms --raw-trace --show-cpu-utilization \
+	--time-quantum:--time-quantum,1ms --raw-trace --show-cpu-utilization \
 	--itrace --inline --symfs:--symfs,/ --tui --stdio-color:--stdio-color,always; do
 	name=${o%%:*}
 	args=$(echo "${o#*:}" | tr , ' ')
