@@ -28,6 +28,18 @@ static uint64_t cumul(const struct pk_callchain_node *n)
 	return n->hit + n->children_hit;
 }
 
+/* A node's value as -g asks: "12.34%", or its period */
+static void put_value(struct report_out *out, const struct callchain_print *p, uint64_t v,
+		      uint64_t total)
+{
+	if (p->period) {
+		report_out_u64(out, v, 0);
+		return;
+	}
+	report_out_pct(out, v, total, 0);
+	report_out_putc(out, '%');
+}
+
 /*
  * Whether n's run of frames goes on into its child: nothing ends at n and
  * it has one child.  Children left without samples (their samples moved
@@ -90,8 +102,8 @@ static void frame_line(struct graph *g, const struct pk_callchain_node *run,
 		report_out_putc(g->out, open_level(mask, i) ? '|' : ' ');
 		if (run == n && i == depth - 1) {
 			report_out_write(g->out, "--", 2);
-			report_out_pct(g->out, cumul(run), g->total, 0);
-			report_out_write(g->out, "%--", 3);
+			put_value(g->out, g->p, cumul(run), g->total);
+			report_out_write(g->out, "--", 2);
 		} else {
 			report_out_fill(g->out, ' ', COLUMN - 1);
 		}
@@ -261,8 +273,8 @@ static void print_chains(struct report_out *out, const struct pk_callchain_node 
 
 		if (!folded)
 			report_out_fill(out, ' ', COLUMN);
-		report_out_pct(out, chain_value(&l, l.v[i]), g->total, 0);
-		report_out_write(out, folded ? "% " : "%\n", 2);
+		put_value(out, g->p, chain_value(&l, l.v[i]), g->total);
+		report_out_putc(out, folded ? ' ' : '\n');
 		print_path(out, l.v[i], folded, &first);
 		report_out_putc(out, '\n');
 	}
@@ -307,14 +319,15 @@ static int word_of(const char *tok, size_t n, const char *const *words, int nr)
  * perf reads it: any prefix of a word, tried in perf's order ("f" is
  * flat), and "none" ends the list whatever comes after it.  -2 for what
  * perf has and perfkit does not do (fractal, a print limit, address,
- * branch, period, count).
+ * branch, count).
  */
 int report_callchain_parse(const char *arg, struct callchain_print *p, int *order)
 {
 	static const char *const modes[] = {"graph", "flat", "fractal", "folded"};
 	static const char *const orders[] = {"caller", "callee"};
 	static const char *const keep[] = {"function", "percent"};
-	static const char *const undone[] = {"address", "branch", "period", "count"};
+	static const char *const undone[] = {"address", "branch", "count"};
+	static const char *const period[] = {"period"};
 	static const char *const none[] = {"none"};
 	/* fractal (percentages of the parent) is not done: -1 */
 	static const int mode_of[] = {REPORT_GRAPH_GRAPH, REPORT_GRAPH_FLAT, -1,
@@ -344,9 +357,11 @@ int report_callchain_parse(const char *arg, struct callchain_print *p, int *orde
 			p->mode = (enum report_graph_mode)mode_of[w];
 		} else if ((w = word_of(tok, n, orders, 2)) >= 0) {
 			*order = w ? PK_CALLCHAIN_CALLEE : PK_CALLCHAIN_CALLER;
-		} else if (word_of(tok, n, keep, 2) >= 0) {
-			continue;
-		} else if (word_of(tok, n, undone, 4) >= 0) {
+		} else if ((w = word_of(tok, n, keep, 2)) >= 0) {
+			p->period = p->period && w == 0; /* percent */
+		} else if (!word_of(tok, n, period, 1)) {
+			p->period = true;
+		} else if (word_of(tok, n, undone, 3) >= 0) {
 			return -2;
 		} else if (!have_limit && (p->min_percent = strtod(tok, &end), end != tok)) {
 			have_limit = p->limit_set = true;

@@ -68,6 +68,7 @@ struct callchain_print {
 	bool children;			/* single root compared with children */
 	bool sort_starts_with_sym;	/* perf then skips the root's first frame */
 	uint64_t limit_total;		/* min_percent is of this, when not 0 */
+	bool period;			/* -g ...,period: periods, not percentages */
 };
 
 /* The columns of the text report, in order (report_columns.c). */

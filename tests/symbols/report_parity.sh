@@ -16,6 +16,7 @@
 #   the real symbol there (script, and report --no-children)
 # - --kallsyms FILE (and perf's words and status 234 for one it cannot
 #   read), --ignore-vmlinux, --ns and --stdio-color never: perf's output
+# - -g ...,period: the periods in place of the percentages
 # - every option perf report has is done or refused in one line with a
 #   non-zero status, never ignored; so are -v in the histogram view and
 #   script -v (perf's addresses, paths and C++ parameters)
@@ -62,6 +63,13 @@ cmp_allow_empty=0
 check_all no-branch "$f" -b --header
 check_report header-info "$f" --header -I -g none
 n=$((n + 1))
+# -g's period values in every print mode
+for g in "graph,0.5,caller,function,period" "graph,0.5,callee,function,period --no-children" \
+	"flat,0.5,callee,function,period --no-children" "folded,period --no-children"; do
+	# shellcheck disable=SC2086 # g is words
+	check_report graph-period "$f" -g $g
+	n=$((n + 1))
+done
 check_report kallsyms "$f" --kallsyms /proc/kallsyms -g none
 cmp_allow_empty=1
 check_all kallsyms-missing "$f" --kallsyms "$tmp/none" -g none
@@ -103,8 +111,7 @@ for o in -k/--vmlinux:-k,x -M/--disassembler-style:-M,x -m/--modules:-m -p/--par
 	# shellcheck disable=SC2086 # args are words
 	refused "${name#*/}" report -i "$f" $args
 done
-for g in fractal graph,0.5,3 graph,0.5,caller,address graph,0.5,caller,function,period \
-	graph,0.5,callee,function,count; do
+for g in fractal graph,0.5,3 graph,0.5,caller,address graph,0.5,callee,function,count; do
 	refused "-g '$g'" report -i "$f" -g "$g"
 done
 refused "-v in the histogram" report -i "$f" -v
