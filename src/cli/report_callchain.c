@@ -124,7 +124,9 @@ static void print_branches(struct graph *g, const struct pk_callchain_node *pare
 {
 	uint32_t new_mask = mask;
 
-	for (uint32_t i = 0; shown(g, parent, i); i++) {
+	/* perf's print limit stops the level without closing its pipe */
+	for (uint32_t i = 0; shown(g, parent, i) && (!g->p->print_limit || i < g->p->print_limit);
+	     i++) {
 		const struct pk_callchain_node *run = parent->children[i], *n = run;
 
 		if (!shown(g, parent, i + 1))
@@ -146,8 +148,16 @@ static const struct pk_callchain_node *print_single_root(struct graph *g,
 {
 	const struct pk_callchain_node *n = root->children[0];
 	bool skip = g->p->sort_starts_with_sym, printed = false;
+	uint32_t names = 0;
 
+	/* perf's print limit counts the run's names too; its branches
+	 * follow from the run's end all the same */
 	for (;; n = n->children[0]) {
+		if (g->p->print_limit && names == g->p->print_limit) {
+			if (!run_goes_on(n))
+				return n;
+			continue;
+		}
 		if (skip) {
 			skip = false;
 		} else if (!printed) {
@@ -164,6 +174,7 @@ static const struct pk_callchain_node *print_single_root(struct graph *g,
 		if (n != root->children[0] || !g->p->sort_starts_with_sym) {
 			print_name(g->out, n);
 			report_out_putc(g->out, '\n');
+			names++;
 		}
 		if (!run_goes_on(n))
 			return n;
@@ -268,7 +279,7 @@ static void print_chains(struct report_out *out, const struct pk_callchain_node 
 			l.v[j] = l.v[j - 1];
 		l.v[j] = x;
 	}
-	for (size_t i = 0; i < l.nr; i++) {
+	for (size_t i = 0; i < l.nr && (!g->p->print_limit || i < g->p->print_limit); i++) {
 		bool first = true;
 
 		if (!folded)
@@ -318,8 +329,8 @@ static int word_of(const char *tok, size_t n, const char *const *words, int nr)
  * "graph,0.5,caller": mode, limit and order in any order, each word as
  * perf reads it: any prefix of a word, tried in perf's order ("f" is
  * flat), and "none" ends the list whatever comes after it.  -2 for what
- * perf has and perfkit does not do (fractal, a print limit, address,
- * branch, count).
+ * perf has and perfkit does not do (fractal, address, branch, count).  A
+ * second number is perf's print limit.
  */
 int report_callchain_parse(const char *arg, struct callchain_print *p, int *order)
 {
@@ -333,7 +344,7 @@ int report_callchain_parse(const char *arg, struct callchain_print *p, int *orde
 	static const int mode_of[] = {REPORT_GRAPH_GRAPH, REPORT_GRAPH_FLAT, -1,
 				      REPORT_GRAPH_FOLDED};
 	const char *s = arg;
-	bool have_limit = false;
+	bool have_limit = false, have_print_limit = false;
 
 	while (s && *s) {
 		size_t n = strcspn(s, ",");
@@ -365,8 +376,9 @@ int report_callchain_parse(const char *arg, struct callchain_print *p, int *orde
 			return -2;
 		} else if (!have_limit && (p->min_percent = strtod(tok, &end), end != tok)) {
 			have_limit = p->limit_set = true;
-		} else if (have_limit && (strtod(tok, &end), end != tok)) {
-			return -2; /* perf's print limit */
+		} else if (have_limit && !have_print_limit &&
+			   (p->print_limit = (uint32_t)strtoul(tok, &end, 0), end != tok)) {
+			have_print_limit = true;
 		} else {
 			return -1;
 		}

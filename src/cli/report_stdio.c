@@ -387,8 +387,8 @@ static int graph_wanted(const char *arg)
 	int order, err = report_callchain_parse(arg, &p, &order);
 
 	if (err == -2)
-		cli_error("report: -g '%s': fractal, print limits, address, branch and count are "
-			  "not supported by perfkit",
+		cli_error("report: -g '%s': fractal, address, branch and count are not supported by "
+			  "perfkit",
 			  arg);
 	else if (err)
 		cli_error("report: bad -g argument '%s'", arg);

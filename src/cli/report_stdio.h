@@ -69,6 +69,9 @@ struct callchain_print {
 	bool sort_starts_with_sym;	/* perf then skips the root's first frame */
 	uint64_t limit_total;		/* min_percent is of this, when not 0 */
 	bool period;			/* -g ...,period: periods, not percentages */
+	uint32_t print_limit;		/* -g's second number: at most this many
+					 * branches a level (chains in flat and
+					 * folded); 0 for all */
 };
 
 /* The columns of the text report, in order (report_columns.c). */

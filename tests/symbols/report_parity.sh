@@ -16,7 +16,8 @@
 #   the real symbol there (script, and report --no-children)
 # - --kallsyms FILE (and perf's words and status 234 for one it cannot
 #   read), --ignore-vmlinux, --ns and --stdio-color never: perf's output
-# - -g ...,period: the periods in place of the percentages
+# - -g ...,period: the periods in place of the percentages; -g's print
+#   limit (a second number)
 # - every option perf report has is done or refused in one line with a
 #   non-zero status, never ignored; so are -v in the histogram view and
 #   script -v (perf's addresses, paths and C++ parameters)
@@ -63,9 +64,11 @@ cmp_allow_empty=0
 check_all no-branch "$f" -b --header
 check_report header-info "$f" --header -I -g none
 n=$((n + 1))
-# -g's period values in every print mode
+# -g's period values and print limits in every print mode
 for g in "graph,0.5,caller,function,period" "graph,0.5,callee,function,period --no-children" \
-	"flat,0.5,callee,function,period --no-children" "folded,period --no-children"; do
+	"flat,0.5,callee,function,period --no-children" "folded,period --no-children" \
+	"graph,0.5,2" "graph,0.5,1 --no-children" "graph,0.1,3,callee" "flat,0.5,3 --no-children" \
+	"folded,0.5,2 --no-children" "graph,0.5,1 -s sym"; do
 	# shellcheck disable=SC2086 # g is words
 	check_report graph-period "$f" -g $g
 	n=$((n + 1))
@@ -111,7 +114,7 @@ for o in -k/--vmlinux:-k,x -M/--disassembler-style:-M,x -m/--modules:-m -p/--par
 	# shellcheck disable=SC2086 # args are words
 	refused "${name#*/}" report -i "$f" $args
 done
-for g in fractal graph,0.5,3 graph,0.5,caller,address graph,0.5,callee,function,count; do
+for g in fractal graph,0.5,caller,address graph,0.5,callee,function,count; do
 	refused "-g '$g'" report -i "$f" -g "$g"
 done
 refused "-v in the histogram" report -i "$f" -v
