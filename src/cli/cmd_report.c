@@ -42,7 +42,8 @@ static const char report_usage[] =
 	"        --no-children     only self overhead\n"
 	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu,trace (default comm,dso,sym;\n"
 	"                          trace for a file of tracepoints alone)\n"
-	"    -g, --call-graph [<m>] graph, caller, callee, flat, folded or none, a limit,\n"
+	"    -g, --call-graph [<m>] graph, fractal, flat, folded or none, caller, callee,\n"
+	"                          a limit,\n"
 	"                          a print limit, percent or period\n"
 	"        --percent-limit <n> hide entries below n percent\n"
 	"    -c, --comms <list>    only these comms\n"
@@ -90,7 +91,7 @@ static const char report_usage[] =
 	"    --time-quantum (and -s time), --show-cpu-utilization, --raw-trace,\n"
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
-	"    annotation options; -g fractal, address, branch and count\n";
+	"    annotation options; -g address, branch and count\n";
 
 enum {
 	OPT_STATS = 256,

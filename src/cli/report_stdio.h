@@ -15,6 +15,7 @@ enum report_graph_mode {
 	REPORT_GRAPH_GRAPH,
 	REPORT_GRAPH_FLAT,
 	REPORT_GRAPH_FOLDED,
+	REPORT_GRAPH_FRACTAL,	/* graph, each branch a share of its parent */
 };
 
 struct report_stdio_opts {
