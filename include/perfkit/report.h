@@ -129,6 +129,10 @@ struct pk_hist_opts {
 	 * a comm key given to --sort turns on in perf) left out: set when the
 	 * keys came from -F, or from --sort without comm. */
 	bool no_collapse;
+	/* perf's symbol key compares the DSOs' names first unless the DSO
+	 * is one of its --sort keys: set when the DSO key came from -F alone
+	 * (the symbol key then still compares them). */
+	bool dso_from_fields;
 };
 
 /*

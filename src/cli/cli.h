@@ -29,6 +29,8 @@ int report_html(int argc, char **argv);
 
 /* report's modes, each in its own file */
 int report_stats(struct pk_reader *r, FILE *out);
+/* perf report --tasks, and --mmaps with mmaps (report_tasks.c) */
+int report_tasks(struct pk_reader *r, FILE *out, bool mmaps);
 int report_dump(struct pk_reader *r, FILE *out);
 int report_header_only(struct pk_reader *r, FILE *out, bool full);
 

@@ -14,12 +14,14 @@ enum report_mode {
 	MODE_STATS,
 	MODE_DUMP,
 	MODE_HEADER_ONLY,
+	MODE_TASKS,
 };
 
 struct report_args {
 	const char *input;
 	enum report_mode mode;
 	bool show_info;
+	bool mmaps;
 	bool force;
 	int verbose;
 	struct report_stdio_opts stdio;
@@ -32,13 +34,17 @@ static const char report_usage[] =
 	"        --stats           display event stats (record counts by type)\n"
 	"    -D, --dump-raw-trace  dump raw trace in ASCII\n"
 	"        --header-only     show only data header\n"
+	"        --tasks           the recorded tasks, each under its parent\n"
+	"        --mmaps           the same with each task's maps\n"
 	"    -I, --show-info       display extended information (full topology etc.)\n"
 	"        --stdio           use the stdio interface (the default)\n"
 	"        --children        accumulate callchains of children (default with -g data)\n"
 	"        --no-children     only self overhead\n"
 	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu,trace (default comm,dso,sym;\n"
 	"                          trace for a file of tracepoints alone)\n"
-	"    -g, --call-graph [<m>] graph, caller, callee, flat, folded or none\n"
+	"    -g, --call-graph [<m>] graph, fractal, flat, folded or none, caller, callee,\n"
+	"                          a limit,\n"
+	"                          a print limit, percent or period\n"
 	"        --percent-limit <n> hide entries below n percent\n"
 	"    -c, --comms <list>    only these comms\n"
 	"        --pid <list>      only these process ids (also --pids)\n"
@@ -72,9 +78,19 @@ static const char report_usage[] =
 	"        --no-demangle     keep the mangled names\n"
 	"    -T, --threads         each thread's counts at its exit (perf record -s)\n"
 	CLI_SYMBOL_USAGE
+	"        --ns              accepted: only the (refused) time key shows times\n"
+	"        --stdio-color <m> never (or auto without a terminal); colours are refused\n"
 	"    -f, --force           don't complain, do it\n"
-	"    -v, --verbose         be more verbose\n"
-	"    -h, --help            show this help\n";
+	"    -v, --verbose         more diagnostics with --stats, -D, --header-only;\n"
+	"                          refused in the histogram view\n"
+	"    -h, --help            show this help\n"
+	"\n"
+	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
+	"    -k -M -m -p -w -x, --hierarchy, --ignore-callees,\n"
+	"    --time-quantum (and -s time), --show-cpu-utilization, --raw-trace,\n"
+	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
+	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
+	"    annotation options; -g address, branch and count\n";
 
 enum {
 	OPT_STATS = 256,
@@ -95,7 +111,12 @@ enum {
 	OPT_MAX_STACK,
 	OPT_DEMANGLE,
 	OPT_NO_DEMANGLE,
-	OPT_TIME
+	OPT_TIME,
+	OPT_NS,
+	OPT_STDIO_COLOR,
+	OPT_TASKS,
+	OPT_MMAPS,
+	OPT_UNSUPPORTED,
 };
 
 static const struct option report_options[] = {
@@ -141,8 +162,82 @@ static const struct option report_options[] = {
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"threads", no_argument, NULL, 'T'},
 	CLI_SYMBOL_LONG_OPTIONS,
+	{"ns", no_argument, NULL, OPT_NS},
+	{"tasks", no_argument, NULL, OPT_TASKS},
+	{"mmaps", no_argument, NULL, OPT_MMAPS},
+	{"stdio-color", required_argument, NULL, OPT_STDIO_COLOR},
+	/* perf's options perfkit does not do: refused by name (and the
+	 * short ones below) */
+	{"disassembler-style", required_argument, NULL, 'M'},
+	{"modules", no_argument, NULL, 'm'},
+	{"parent", required_argument, NULL, 'p'},
+	{"column-widths", required_argument, NULL, 'w'},
+	{"exclude-other", no_argument, NULL, 'x'},
+	{"asm-raw", no_argument, NULL, OPT_UNSUPPORTED},
+	{"branch-history", no_argument, NULL, OPT_UNSUPPORTED},
+	{"demangle-kernel", no_argument, NULL, OPT_UNSUPPORTED},
+	{"disable-order", no_argument, NULL, OPT_UNSUPPORTED},
+	{"full-source-path", no_argument, NULL, OPT_UNSUPPORTED},
+	{"group-sort-idx", required_argument, NULL, OPT_UNSUPPORTED},
+	{"hierarchy", no_argument, NULL, OPT_UNSUPPORTED},
+	{"ignore-callees", required_argument, NULL, OPT_UNSUPPORTED},
+	{"inline", no_argument, NULL, OPT_UNSUPPORTED},
+	{"itrace", optional_argument, NULL, OPT_UNSUPPORTED},
+	{"mem-mode", no_argument, NULL, OPT_UNSUPPORTED},
+	{"objdump", required_argument, NULL, OPT_UNSUPPORTED},
+	{"percent-type", required_argument, NULL, OPT_UNSUPPORTED},
+	{"prefix", required_argument, NULL, OPT_UNSUPPORTED},
+	{"prefix-strip", required_argument, NULL, OPT_UNSUPPORTED},
+	{"pretty", required_argument, NULL, OPT_UNSUPPORTED},
+	{"raw-trace", no_argument, NULL, OPT_UNSUPPORTED},
+	{"samples", required_argument, NULL, OPT_UNSUPPORTED},
+	{"show-cpu-utilization", no_argument, NULL, OPT_UNSUPPORTED},
+	{"showcpuutilization", no_argument, NULL, OPT_UNSUPPORTED},
+	{"show-on-off-events", no_argument, NULL, OPT_UNSUPPORTED},
+	{"show-ref-call-graph", no_argument, NULL, OPT_UNSUPPORTED},
+	{"skip-empty", no_argument, NULL, OPT_UNSUPPORTED},
+	{"socket-filter", required_argument, NULL, OPT_UNSUPPORTED},
+	{"source", no_argument, NULL, OPT_UNSUPPORTED},
+	{"stitch-lbr", no_argument, NULL, OPT_UNSUPPORTED},
+	{"switch-off", required_argument, NULL, OPT_UNSUPPORTED},
+	{"switch-on", required_argument, NULL, OPT_UNSUPPORTED},
+	{"symbol-filter", required_argument, NULL, OPT_UNSUPPORTED},
+	{"time-quantum", required_argument, NULL, OPT_UNSUPPORTED},
+	{"total-cycles", no_argument, NULL, OPT_UNSUPPORTED},
+	{"tui", no_argument, NULL, OPT_UNSUPPORTED},
 	{NULL, 0, NULL, 0},
 };
+
+/* An option perf has and perfkit does not do: one line, status 1. */
+static int refuse(const char *name)
+{
+	cli_error("report: %s is not supported by perfkit (see perfkit report --help)", name);
+	return -EINVAL;
+}
+
+static int refuse_short(int c)
+{
+	for (const struct option *o = report_options; o->name; o++)
+		if (o->val == c) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "-%c/--%s", c, o->name);
+			return refuse(name);
+		}
+	return -EINVAL;
+}
+
+/* perf colours only a terminal: without one, never and auto are its
+ * plain text, which is all perfkit prints */
+static int parse_stdio_color(const char *arg)
+{
+	if (!strcmp(arg, "never") || (!strcmp(arg, "auto") && !isatty(STDOUT_FILENO)))
+		return 0;
+	if (!strcmp(arg, "always") || !strcmp(arg, "auto"))
+		return refuse("--stdio-color (colours)");
+	cli_error("report: --stdio-color takes always, never or auto, not '%s'", arg);
+	return -EINVAL;
+}
 
 /* perf's -g takes the next word unless it is an option ("-g caller",
  * "-g --stdio"); alone it is graph,0.5,caller,function,percent */
@@ -187,16 +282,21 @@ static int parse_max_stack(const char *arg, int *out)
 	return 0;
 }
 
+/* perf's exit status for a --kallsyms it cannot read (its -EINVAL) */
+#define EXIT_BAD_FILE (256 - EINVAL)
+
+/* 0, a negative errno (usage printed or said), or an exit status */
 static int parse_report_args(int argc, char **argv, struct report_args *a)
 {
-	int c, status;
+	int c, status, idx = -1;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:DIfvhs:g::c:C:d:S:bnF:t:qGUTk:", report_options,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIfvhs:g::c:C:d:S:bnF:t:qGUTk:M:mp:w:x",
+				report_options, &idx)) != -1) {
 		if (cli_symbol_option(c, optarg, &a->stdio.symsrc, &status)) {
+			/* perf report's status for a file it cannot read is 234 */
 			if (status)
-				return -EINVAL;
+				return status == CLI_EXIT_BAD_FILE ? EXIT_BAD_FILE : status;
 			continue;
 		}
 		switch (c) {
@@ -214,6 +314,7 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'I':
 			a->show_info = true;
+			a->stdio.show_info = true;
 			break;
 		case 'f':
 			a->force = true;
@@ -321,6 +422,32 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 		case 'T':
 			a->stdio.threads = true;
 			break;
+		case OPT_TASKS:
+			a->mode = MODE_TASKS;
+			break;
+		case OPT_MMAPS:
+			a->mode = MODE_TASKS;
+			a->mmaps = true;
+			break;
+		case OPT_NS:
+			/* only the time key shows times, and it is refused */
+			break;
+		case OPT_STDIO_COLOR:
+			if (parse_stdio_color(optarg))
+				return -EINVAL;
+			break;
+		case 'M':
+		case 'm':
+		case 'p':
+		case 'w':
+		case 'x':
+			return refuse_short(c);
+		case OPT_UNSUPPORTED: {
+			char name[64];
+
+			snprintf(name, sizeof(name), "--%s", report_options[idx].name);
+			return refuse(name);
+		}
 		default:
 			fputs(report_usage, stderr);
 			return -EINVAL;
@@ -367,17 +494,27 @@ int cmd_report(int argc, char **argv)
 
 	if (report_wants_html(argc, argv))
 		return report_html(argc, argv);
-	if (parse_report_args(argc, argv, &a))
-		return 1;
+	err = parse_report_args(argc, argv, &a);
+	if (err)
+		return err > 0 ? err : 1;
 	cli_setup_library_output(a.verbose);
 	if (!a.input)
 		a.input = default_input();
 	if (a.mode == MODE_DEFAULT) {
+		/* perf's -v changes the histogram (addresses, full paths, origin
+		 * letters, signatures); --stats, -D and --header-only keep it
+		 * as more diagnostics */
+		if (a.verbose)
+			return refuse("-v in the histogram view (perf's addresses, full paths and "
+				      "origin letters)") ? 1 : 0;
 		a.stdio.force = a.force;
 		a.stdio.verbose = a.verbose;
 		return report_stdio(a.input, &a.stdio, stdout);
 	}
 	opts.force = a.force;
+	/* perf builds its tasks from the records in time order */
+	if (a.mode == MODE_TASKS)
+		opts.order = PK_ORDER_TIME;
 	if (cli_open_reader(&r, a.input, &opts))
 		return 1;
 
@@ -387,6 +524,9 @@ int cmd_report(int argc, char **argv)
 		break;
 	case MODE_HEADER_ONLY:
 		err = report_header_only(r, stdout, a.show_info);
+		break;
+	case MODE_TASKS:
+		err = report_tasks(r, stdout, a.mmaps);
 		break;
 	case MODE_STATS:
 	default:

@@ -56,7 +56,7 @@ static const char script_usage[] =
 	"    perf's other options (-s, -g, -D, --itrace, --symfs, --inline, ...) are\n"
 	"    refused: not implemented\n"
 	"        --no-demangle     do not demangle symbol names (--demangle: the default)\n"
-	"    -v, --verbose         be more verbose\n"
+	"    -v, --verbose         refused (perf's -v prints C++ parameters)\n"
 	"    -q, --quiet           no warnings or messages (such as the one on files\n"
 	"                          whose samples have no symbols)\n"
 	"    -h, --help            show this help\n";
@@ -788,6 +788,11 @@ int cmd_script(int argc, char **argv)
 	status = parse_script_args(argc, argv, &a);
 	if (status)
 		return status;
+	/* perf's -v prints C++ names with their parameters */
+	if (a.verbose) {
+		cli_error("script: -v (perf's names with parameters) is not supported by perfkit");
+		return 1;
+	}
 	cli_setup_library_output(a.quiet ? -1 : a.verbose);
 	if (!a.input)
 		a.input = default_input();

@@ -321,15 +321,17 @@ static void print_filters(FILE *out, const struct report_stdio_opts *o, struct b
 		memset(l->elide, 0, sizeof(l->elide));
 }
 
-bool report_branch_wanted(struct pk_session *s, const struct report_stdio_opts *o)
+int report_branch_wanted(struct pk_session *s, const struct report_stdio_opts *o)
 {
 	bool has = pk_session_has_branch_stack(s);
 
-	/* perf complains and goes on with the plain report */
-	if (o->branch_stack > 0 && !has)
+	/* perf complains and stops there (with status 0) */
+	if (o->branch_stack > 0 && !has) {
 		fputs("Error:\nSelected -b but no branch data. Did you call perf record without "
 		      "-b?\n",
 		      stderr);
+		return -1;
+	}
 	return o->branch_stack != 0 && has;
 }
 

@@ -19,6 +19,7 @@ struct graph {
 	const struct callchain_print *p;
 	uint64_t total;		/* what the percentages are of */
 	uint64_t min_hit;	/* smaller branches are not shown */
+	bool fractal;		/* of the parent, limit included */
 	int margin;
 	size_t lines;
 };
@@ -26,6 +27,18 @@ struct graph {
 static uint64_t cumul(const struct pk_callchain_node *n)
 {
 	return n->hit + n->children_hit;
+}
+
+/* A node's value as -g asks: "12.34%", or its period */
+static void put_value(struct report_out *out, const struct callchain_print *p, uint64_t v,
+		      uint64_t total)
+{
+	if (p->period) {
+		report_out_u64(out, v, 0);
+		return;
+	}
+	report_out_pct(out, v, total, 0);
+	report_out_putc(out, '%');
 }
 
 /*
@@ -83,15 +96,15 @@ static void level_line(struct graph *g, int depth, uint32_t mask)
 }
 
 static void frame_line(struct graph *g, const struct pk_callchain_node *run,
-		       const struct pk_callchain_node *n, int depth, uint32_t mask)
+		       const struct pk_callchain_node *n, int depth, uint32_t mask, uint64_t total)
 {
 	left_margin(g);
 	for (int i = 0; i < depth; i++) {
 		report_out_putc(g->out, open_level(mask, i) ? '|' : ' ');
 		if (run == n && i == depth - 1) {
 			report_out_write(g->out, "--", 2);
-			report_out_pct(g->out, cumul(run), g->total, 0);
-			report_out_write(g->out, "%--", 3);
+			put_value(g->out, g->p, cumul(run), total);
+			report_out_write(g->out, "--", 2);
 		} else {
 			report_out_fill(g->out, ' ', COLUMN - 1);
 		}
@@ -101,29 +114,81 @@ static void frame_line(struct graph *g, const struct pk_callchain_node *run,
 	g->lines++;
 }
 
+/* fractal: perf keeps the branches at the limit of their parent's
+ * children_hit, rounded up */
+static uint64_t min_hit_of(const struct graph *g, const struct pk_callchain_node *parent)
+{
+	double v = (double)parent->children_hit * (g->p->min_percent / 100.0);
+	uint64_t m = (uint64_t)v;
+
+	if (!g->fractal)
+		return g->min_hit;
+	return (double)m < v ? m + 1 : m;
+}
+
 static bool shown(const struct graph *g, const struct pk_callchain_node *parent, uint32_t i)
 {
-	return i < parent->nr_children && cumul(parent->children[i]) >= g->min_hit &&
+	return i < parent->nr_children && cumul(parent->children[i]) >= min_hit_of(g, parent) &&
 	       cumul(parent->children[i]);
 }
 
-static void print_branches(struct graph *g, const struct pk_callchain_node *parent, int depth,
+/* fractal: what a level's branches leave of its total, perf's "[...]" */
+static void remainder_line(struct graph *g, uint64_t remaining, uint64_t total, int depth,
 			   uint32_t mask)
 {
-	uint32_t new_mask = mask;
+	left_margin(g);
+	for (int i = 0; i < depth; i++) {
+		report_out_putc(g->out, open_level(mask, i) ? '|' : ' ');
+		if (i == depth - 1) {
+			report_out_write(g->out, "--", 2);
+			put_value(g->out, g->p, remaining, total);
+			report_out_write(g->out, "--", 2);
+		} else {
+			report_out_fill(g->out, ' ', COLUMN - 1);
+		}
+	}
+	/* perf 6.1 sometimes adds " (inlined)": its "[...]" symbol is
+	 * malloc()ed and its flag left as it finds it */
+	report_out_puts(g->out, "[...]\n");
+	g->lines++;
+}
 
-	for (uint32_t i = 0; shown(g, parent, i); i++) {
+/* fractal: total less the first n branches */
+static uint64_t remaining_after(const struct pk_callchain_node *parent, uint32_t n, uint64_t total)
+{
+	for (uint32_t i = 0; i < n; i++)
+		total -= cumul(parent->children[i]);
+	return total;
+}
+
+/* The branches under parent, of total (the percentages' base) */
+static void print_branches(struct graph *g, const struct pk_callchain_node *parent, int depth,
+			   uint32_t mask, uint64_t total)
+{
+	uint32_t new_mask = mask, i;
+
+	/* perf's print limit stops the level without closing its pipe; in
+	 * fractal mode neither does a remainder still to print */
+	for (i = 0; shown(g, parent, i) && (!g->p->print_limit || i < g->p->print_limit); i++) {
 		const struct pk_callchain_node *run = parent->children[i], *n = run;
 
-		if (!shown(g, parent, i + 1))
+		if (!shown(g, parent, i + 1) &&
+		    (!g->fractal || !remaining_after(parent, i + 1, total)))
 			new_mask &= ~level_bit(depth - 1);
 		level_line(g, depth, mask);
 		for (;; n = n->children[0]) {
-			frame_line(g, run, n, depth, new_mask);
+			frame_line(g, run, n, depth, new_mask, total);
 			if (!run_goes_on(n))
 				break;
 		}
-		print_branches(g, n, depth + 1, new_mask | level_bit(depth));
+		print_branches(g, n, depth + 1, new_mask | level_bit(depth),
+			       g->fractal ? n->children_hit : total);
+	}
+	if (g->fractal && i) {
+		uint64_t rest = remaining_after(parent, i, total);
+
+		if (rest && rest != total)
+			remainder_line(g, rest, total, depth, new_mask & ~level_bit(depth - 1));
 	}
 }
 
@@ -134,8 +199,16 @@ static const struct pk_callchain_node *print_single_root(struct graph *g,
 {
 	const struct pk_callchain_node *n = root->children[0];
 	bool skip = g->p->sort_starts_with_sym, printed = false;
+	uint32_t names = 0;
 
+	/* perf's print limit counts the run's names too; its branches
+	 * follow from the run's end all the same */
 	for (;; n = n->children[0]) {
+		if (g->p->print_limit && names == g->p->print_limit) {
+			if (!run_goes_on(n))
+				return n;
+			continue;
+		}
 		if (skip) {
 			skip = false;
 		} else if (!printed) {
@@ -152,6 +225,7 @@ static const struct pk_callchain_node *print_single_root(struct graph *g,
 		if (n != root->children[0] || !g->p->sort_starts_with_sym) {
 			print_name(g->out, n);
 			report_out_putc(g->out, '\n');
+			names++;
 		}
 		if (!run_goes_on(n))
 			return n;
@@ -167,7 +241,8 @@ static void print_graph(struct report_out *out, const struct pk_callchain_node *
 	g.out = out;
 	if (shown(&g, root, 0) && !shown(&g, root, 1) && cumul(root->children[0]) == entry_period)
 		from = print_single_root(&g, root);
-	print_branches(&g, from, 1, 1);
+	/* fractal: the first level is of the entry's period */
+	print_branches(&g, from, 1, 1, g.fractal ? entry_period : g.total);
 	if (g.lines)
 		report_out_putc(out, '\n');
 }
@@ -256,13 +331,13 @@ static void print_chains(struct report_out *out, const struct pk_callchain_node 
 			l.v[j] = l.v[j - 1];
 		l.v[j] = x;
 	}
-	for (size_t i = 0; i < l.nr; i++) {
+	for (size_t i = 0; i < l.nr && (!g->p->print_limit || i < g->p->print_limit); i++) {
 		bool first = true;
 
 		if (!folded)
 			report_out_fill(out, ' ', COLUMN);
-		report_out_pct(out, chain_value(&l, l.v[i]), g->total, 0);
-		report_out_write(out, folded ? "% " : "%\n", 2);
+		put_value(out, g->p, chain_value(&l, l.v[i]), g->total);
+		report_out_putc(out, folded ? ' ' : '\n');
 		print_path(out, l.v[i], folded, &first);
 		report_out_putc(out, '\n');
 	}
@@ -272,7 +347,7 @@ static void print_chains(struct report_out *out, const struct pk_callchain_node 
 void report_callchain_print(struct report_out *out, const struct pk_hist_entry *e,
 			    uint64_t total, const struct callchain_print *p)
 {
-	struct graph g = {.p = p, .total = total};
+	struct graph g = {.p = p, .total = total, .fractal = p->mode == REPORT_GRAPH_FRACTAL};
 
 	if (!e->callchain || p->mode == REPORT_GRAPH_NONE)
 		return;
@@ -305,19 +380,22 @@ static int word_of(const char *tok, size_t n, const char *const *words, int nr)
 /*
  * "graph,0.5,caller": mode, limit and order in any order, each word as
  * perf reads it: any prefix of a word, tried in perf's order ("f" is
- * flat), and "none" ends the list whatever comes after it.
+ * flat), and "none" ends the list whatever comes after it.  -2 for what
+ * perf has and perfkit does not do (address, branch, count).  A
+ * second number is perf's print limit.
  */
 int report_callchain_parse(const char *arg, struct callchain_print *p, int *order)
 {
 	static const char *const modes[] = {"graph", "flat", "fractal", "folded"};
 	static const char *const orders[] = {"caller", "callee"};
 	static const char *const keep[] = {"function", "percent"};
+	static const char *const undone[] = {"address", "branch", "count"};
+	static const char *const period[] = {"period"};
 	static const char *const none[] = {"none"};
-	/* fractal (percentages of the parent) is not done: -1 */
-	static const int mode_of[] = {REPORT_GRAPH_GRAPH, REPORT_GRAPH_FLAT, -1,
+	static const int mode_of[] = {REPORT_GRAPH_GRAPH, REPORT_GRAPH_FLAT, REPORT_GRAPH_FRACTAL,
 				      REPORT_GRAPH_FOLDED};
 	const char *s = arg;
-	bool have_limit = false;
+	bool have_limit = false, have_print_limit = false;
 
 	while (s && *s) {
 		size_t n = strcspn(s, ",");
@@ -336,15 +414,20 @@ int report_callchain_parse(const char *arg, struct callchain_print *p, int *orde
 			return 0;
 		}
 		if ((w = word_of(tok, n, modes, 4)) >= 0) {
-			if (mode_of[w] < 0)
-				return -1;
 			p->mode = (enum report_graph_mode)mode_of[w];
 		} else if ((w = word_of(tok, n, orders, 2)) >= 0) {
 			*order = w ? PK_CALLCHAIN_CALLEE : PK_CALLCHAIN_CALLER;
-		} else if (word_of(tok, n, keep, 2) >= 0) {
-			continue;
+		} else if ((w = word_of(tok, n, keep, 2)) >= 0) {
+			p->period = p->period && w == 0; /* percent */
+		} else if (!word_of(tok, n, period, 1)) {
+			p->period = true;
+		} else if (word_of(tok, n, undone, 3) >= 0) {
+			return -2;
 		} else if (!have_limit && (p->min_percent = strtod(tok, &end), end != tok)) {
 			have_limit = p->limit_set = true;
+		} else if (have_limit && !have_print_limit &&
+			   (p->print_limit = (uint32_t)strtoul(tok, &end, 0), end != tok)) {
+			have_print_limit = true;
 		} else {
 			return -1;
 		}

@@ -379,14 +379,20 @@ static bool is_pipe(struct pk_session *s)
 
 /* Whether -g's argument asks for call graphs; -1 when it is no -g
  * argument at all. */
+/* 1 when arg asks for call graphs, 0 for none, -1 (said why) when it
+ * cannot be done */
 static int graph_wanted(const char *arg)
 {
 	struct callchain_print p = {.mode = REPORT_GRAPH_GRAPH};
-	int order;
+	int order, err = report_callchain_parse(arg, &p, &order);
 
-	if (report_callchain_parse(arg, &p, &order))
-		return -1;
-	return p.mode != REPORT_GRAPH_NONE;
+	if (err == -2)
+		cli_error("report: -g '%s': fractal, address, branch and count are not supported by "
+			  "perfkit",
+			  arg);
+	else if (err)
+		cli_error("report: bad -g argument '%s'", arg);
+	return err ? -1 : p.mode != REPORT_GRAPH_NONE;
 }
 
 /*
@@ -407,7 +413,8 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 	l->cg.mode = REPORT_GRAPH_GRAPH;
 	l->cg.min_percent = 0.5;
 	l->cg.children = l->accumulate;
-	l->cg.sort_starts_with_sym = o->sort && !strncmp(o->sort, "sym", 3);
+	/* perf skips the frame only without -F */
+	l->cg.sort_starts_with_sym = o->sort && !o->fields && !strncmp(o->sort, "sym", 3);
 	*order = (pipe ? o->children != 0 : l->accumulate) ? PK_CALLCHAIN_CALLER
 							   : PK_CALLCHAIN_CALLEE;
 	if (o->call_graph && report_callchain_parse(o->call_graph, &l->cg, order)) {
@@ -443,12 +450,15 @@ static double tree_limit(const struct report_stdio_opts *o, const struct report_
 static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 		      struct report_layout *l, struct pk_hist_opts *ho)
 {
-	bool fields_children = true, sort_comm = false;
+	bool fields_children = true, sort_comm = false, sort_dso = false;
 
 	if (parse_sort(s, o->sort, l))
 		return -EINVAL;
 	for (uint32_t i = 0; o->sort && i < l->nr_keys; i++)
 		sort_comm = sort_comm || l->keys[i] == PK_HIST_KEY_COMM;
+	/* perf's default sort has the DSO too; -F alone sorts by its fields */
+	for (uint32_t i = 0; (o->sort || !o->fields) && i < l->nr_keys; i++)
+		sort_dso = sort_dso || l->keys[i] == PK_HIST_KEY_DSO;
 	if (o->fields && report_columns_parse(l, o->fields, o->sort != NULL, &fields_children))
 		return -EINVAL;
 	l->sep = o->field_sep;
@@ -465,6 +475,8 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	ho->nr_order = l->nr_order;
 	/* perf's collapse comes with a comm key of --sort (or the default) */
 	ho->no_collapse = l->fields_set && !sort_comm;
+	/* perf's symbol key compares the DSOs unless --sort has the DSO */
+	ho->dso_from_fields = l->fields_set && !sort_dso;
 	/* --max-stack 0 is no frames; 0 in the library is the default */
 	ho->max_stack = o->max_stack < 0 ? 0 : o->max_stack ? o->max_stack : -1;
 	ho->hide_unresolved = o->hide_unresolved;
@@ -490,7 +502,7 @@ static void print_preamble(FILE *out, const struct pk_hist *h,
 static void print_first_lines(struct pk_session *s, const struct report_stdio_opts *o, FILE *out)
 {
 	if (o->header)
-		report_header_only(pk_session_reader(s), out, false);
+		report_header_only(pk_session_reader(s), out, o->show_info);
 	else if (!o->quiet)
 		fputs("# To display the perf.data header info, please use --header/--header-only "
 		      "options.\n#\n",
@@ -545,7 +557,6 @@ static bool graphs_refused(struct pk_session *s, const struct report_stdio_opts 
 	int want = o->call_graph ? graph_wanted(o->call_graph) : 0;
 
 	if (want < 0) {
-		cli_error("report: bad -g argument '%s'", o->call_graph);
 		*err = -EINVAL;
 		return true;
 	}
@@ -636,9 +647,15 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	}
 	if (graphs_refused(s, o, out, &err))
 		goto out;
-	if (report_branch_wanted(s, o)) {
+	switch (report_branch_wanted(s, o)) {
+	case 1:
 		err = report_branch(s, o, out);
 		goto out;
+	case -1:
+		print_first_lines(s, o, out);
+		goto out;
+	default:
+		break;
 	}
 	if (!sample_filter(s, o, out, &keep, &status))
 		goto out;

@@ -16,6 +16,7 @@ enum report_graph_mode {
 	REPORT_GRAPH_GRAPH,
 	REPORT_GRAPH_FLAT,
 	REPORT_GRAPH_FOLDED,
+	REPORT_GRAPH_FRACTAL,	/* graph, each branch a share of its parent */
 };
 
 struct report_stdio_opts {
@@ -40,6 +41,7 @@ struct report_stdio_opts {
 	const char *field_sep;	/* -t: columns separated by it, unpadded */
 	bool quiet;		/* -q: no header lines */
 	bool header;		/* --header: the file header first */
+	bool show_info;		/* -I: with --header, every section whole */
 	bool relative;		/* --percentage relative */
 	int max_stack;		/* --max-stack, -1 for perf's default */
 	bool inverted;		/* -G: caller order */
@@ -55,7 +57,9 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 /* Branch mode (report_branch.c): whether o and the file ask for it, and
  * the report itself; returns 0 or a negative errno (already printed). */
 struct pk_session;
-bool report_branch_wanted(struct pk_session *s, const struct report_stdio_opts *o);
+/* 1: the branch view; 0: the normal one; -1: -b asked for on samples
+ * without branch stacks (perf's error printed on stderr) */
+int report_branch_wanted(struct pk_session *s, const struct report_stdio_opts *o);
 int report_branch(struct pk_session *s, const struct report_stdio_opts *o, FILE *out);
 
 /* How the call trees under the entries are printed. */
@@ -66,6 +70,10 @@ struct callchain_print {
 	bool children;			/* single root compared with children */
 	bool sort_starts_with_sym;	/* perf then skips the root's first frame */
 	uint64_t limit_total;		/* min_percent is of this, when not 0 */
+	bool period;			/* -g ...,period: periods, not percentages */
+	uint32_t print_limit;		/* -g's second number: at most this many
+					 * branches a level (chains in flat and
+					 * folded); 0 for all */
 };
 
 /* The columns of the text report, in order (report_columns.c). */

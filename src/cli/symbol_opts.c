@@ -17,7 +17,7 @@ static int need_file(const char *path)
 	if (!access(path, F_OK))
 		return 0;
 	fprintf(stderr, "Invalid file: %s\n", path);
-	return 255;
+	return CLI_EXIT_BAD_FILE;
 }
 
 static int need_dir(const char *opt, const char *path)
@@ -27,7 +27,7 @@ static int need_dir(const char *opt, const char *path)
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		return 0;
 	cli_error("%s: not a directory: %s", opt, path);
-	return 255;
+	return CLI_EXIT_BAD_FILE;
 }
 
 bool cli_symbol_option(int c, const char *arg, struct cli_symbol_opts *o, int *status)

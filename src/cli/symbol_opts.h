@@ -16,6 +16,9 @@ enum {
 	CLI_OPT_IGNORE_VMLINUX,
 };
 
+/* The status for a file option naming no file (perf script's) */
+#define CLI_EXIT_BAD_FILE 255
+
 /* Entries for a command's struct option table. */
 #define CLI_SYMBOL_LONG_OPTIONS                                                  \
 	{"symfs", required_argument, NULL, CLI_OPT_SYMFS},                      \

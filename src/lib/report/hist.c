@@ -607,6 +607,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->out.elided = o.elided_keys;
 	h->keep = o.keep;
 	h->out.no_collapse = o.no_collapse;
+	h->out.dso_from_fields = o.dso_from_fields;
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, hash_batch, prepare_batch,

@@ -433,6 +433,7 @@ struct pki_output {
 	const struct pk_hist_by *by;
 	uint32_t nr_by;
 	bool no_collapse;
+	bool dso_from_fields;	/* pk_hist_opts.dso_from_fields */
 };
 /* This thread's for the orders that follow, until set again; NULL for the
  * default (nothing skipped, the default steps, collapse as keys ask). */
@@ -446,6 +447,9 @@ struct sort_ctx {
 	bool children;
 	int callchain;		/* PK_CALLCHAIN_* */
 	uint32_t nr_members;	/* > 1: a group leader's entries */
+	/* perf's symbol key compares the DSOs first only when the DSO is
+	 * not a sort key of its own (perf 6.1.y's sort__sym_cmp) */
+	bool sym_dso;
 	struct pki_output out;	/* pki_hist_set_output() */
 };
 
@@ -491,7 +495,8 @@ static inline int pki_cmp_rev(uint32_t l, uint32_t r)
 	return (r > l) - (r < l);
 }
 
-static inline int pki_gkey_sym_cmp(const struct pki_gkey *l, const struct pki_gkey *r)
+static inline int pki_gkey_sym_cmp(const struct sort_ctx *x, const struct pki_gkey *l,
+				   const struct pki_gkey *r)
 {
 	int c;
 
@@ -500,7 +505,7 @@ static inline int pki_gkey_sym_cmp(const struct pki_gkey *l, const struct pki_gk
 
 		return (d > 0) - (d < 0);
 	}
-	c = pki_cmp_rev(l->dso, r->dso);
+	c = x->sym_dso ? pki_cmp_rev(l->dso, r->dso) : 0;
 	if (c)
 		return c;
 	return pki_hist_sym_cmp(l->sym, r->sym);
@@ -511,7 +516,7 @@ static inline __attribute__((always_inline)) int
 pki_gkey_cmp(const struct sort_ctx *x, const struct pki_gkey *l, const struct pki_gkey *r)
 {
 	for (uint32_t i = 0; i < x->nr_keys; i++) {
-		int c = x->keys[i] == PK_HIST_KEY_SYM ? pki_gkey_sym_cmp(l, r)
+		int c = x->keys[i] == PK_HIST_KEY_SYM ? pki_gkey_sym_cmp(x, l, r)
 						      : pki_cmp_rev(l->k[i], r->k[i]);
 
 		if (c)

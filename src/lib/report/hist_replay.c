@@ -544,6 +544,8 @@ static int rp_run(struct pk_hist *h, struct replay *rp)
 	uint32_t next = 0;
 	int err = frames ? 0 : -ENOMEM;
 
+	/* only what the trees' comparisons read of the output's options */
+	pki_hist_set_output(&(struct pki_output){.dso_from_fields = h->out.dso_from_fields});
 	pki_hist_set_keys(h->keys, h->nr_keys);
 	for (size_t r = 0; r < h->stacks.nr_log && !err; r++) {
 		const struct pki_stack_run *run = &h->stacks.log[r];
@@ -557,6 +559,7 @@ static int rp_run(struct pk_hist *h, struct replay *rp)
 		}
 	}
 	rp_publish(rp, err ? 0 : h->stacks.nr, true);
+	pki_hist_set_output(NULL);
 	free(frames);
 	return err;
 }

@@ -209,7 +209,7 @@ static int perf_sym_cmp(const struct pk_hist_entry *l, const struct pk_hist_entr
 
 	if (!l->sym && !r->sym)
 		return sign64((int64_t)(r->addr - l->addr));
-	c = perf_dso_cmp(l, r);
+	c = ctx.sym_dso ? perf_dso_cmp(l, r) : 0;
 	if (c)
 		return c;
 	return pki_hist_sym_cmp(l->sym, r->sym);
@@ -301,6 +301,11 @@ static void set_ctx(const enum pk_hist_key *keys, uint32_t nr_keys, bool childre
 	ctx.nr_keys = nr_keys;
 	ctx.children = children;
 	ctx.nr_members = nr_members;
+	ctx.sym_dso = true;
+	if (ctx.out.dso_from_fields)
+		return;
+	for (uint32_t i = 0; i < nr_keys; i++)
+		ctx.sym_dso = ctx.sym_dso && keys[i] != PK_HIST_KEY_DSO;
 }
 
 void pki_hist_set_output(const struct pki_output *o)

@@ -10,6 +10,16 @@
  *
  * Answers are kept per (DSO, address), and the inlined symbols per (real
  * symbol, name), so that equal frames are the same symbol.
+ *
+ * The innermost function is named as BFD names it: by its linkage name
+ * if it has one (a plain name in C and the languages that mangle none);
+ * else, the first time that function (that DIE) is asked
+ * about, by the ELF symbol at the address, which is the real symbol (so
+ * no inlined frame: std::sort's inlined helpers show as the function
+ * they sit in), and by its DWARF name at later addresses, unless the
+ * symbol starts where the function's first range does, which makes the
+ * symbol's name the function's for good.  addr2line lives as long as the
+ * DSO in perf, so this holds across the whole session, in its order.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,7 +30,16 @@
 
 #define NODE_BUCKETS 4096
 #define SYM_BUCKETS  1024
+#define DIE_BUCKETS  1024
 #define MAX_DEPTH    64
+
+/* A function without linkage name BFD has named once (see above). */
+struct inl_die {
+	const struct pk_dso *dso;
+	Dwarf_Off off;
+	const char *name;	/* the symbol's name for good, or NULL */
+	struct inl_die *next;
+};
 
 struct inl_sym {
 	struct pk_symbol sym;
@@ -40,6 +59,7 @@ struct inl_node {
 struct pki_inlines {
 	struct inl_node *nodes[NODE_BUCKETS];
 	struct inl_sym *syms[SYM_BUCKETS];
+	struct inl_die *dies[DIE_BUCKETS];
 };
 
 static size_t hash(uintptr_t a, uint64_t b)
@@ -83,18 +103,109 @@ static const struct pk_symbol *inline_sym(struct pki_inlines *in, const struct p
 	return &is->sym;
 }
 
+static const char *linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		return dwarf_formstring(&a);
+	return NULL;
+}
+
 static const char *die_name(Dwarf_Die *die)
 {
 	Dwarf_Attribute a;
-	const char *name = NULL;
-
 	/* addr2line (BFD) names a function by its linkage name if any */
-	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
-	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
-		name = dwarf_formstring(&a);
+	const char *name = linkage_name(die);
+
 	if (!name && dwarf_attr_integrate(die, DW_AT_name, &a))
 		name = dwarf_formstring(&a);
 	return name;
+}
+
+/* BFD takes the plain name for a linkage name in the languages that
+ * mangle none (its non_mangled()) */
+static bool lang_mangles(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL))
+		return false;
+	switch (dwarf_srclang(&cu)) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_Ada83:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83:
+	case DW_LANG_C99:
+	case DW_LANG_Ada95:
+	case DW_LANG_PLI:
+	case DW_LANG_UPC:
+	case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* The start of die's first range (BFD's arange.low), false if none. */
+static bool first_low(Dwarf_Die *die, Dwarf_Addr *lo)
+{
+	Dwarf_Addr base, hi;
+
+	return dwarf_ranges(die, 0, &base, lo, &hi) > 0;
+}
+
+/*
+ * BFD's name of the innermost function die at pc (DWARF address), which
+ * has no linkage name: the symbol's the first time, then its own (or the
+ * symbol's for good, see the top).  sym_start: the symbol's start as a
+ * DWARF address.
+ */
+static struct inl_die *die_state(struct pki_inlines *in, const struct pk_dso *dso,
+				  Dwarf_Die *die)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+
+	for (struct inl_die *d = in->dies[hash((uintptr_t)dso, off) % DIE_BUCKETS]; d; d = d->next)
+		if (d->dso == dso && d->off == off)
+			return d;
+	return NULL;
+}
+
+/* A caller's name: BFD's, which the function's first lookup may have
+ * made the symbol's */
+static const char *caller_name(struct pki_inlines *in, const struct pk_dso *dso, Dwarf_Die *die)
+{
+	struct inl_die *d = die_state(in, dso, die);
+
+	return d && d->name ? d->name : die_name(die);
+}
+
+static const char *first_name(struct pki_inlines *in, const struct pk_location *loc,
+			      Dwarf_Die *die, uint64_t sym_start)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	size_t b = hash((uintptr_t)loc->dso, off) % DIE_BUCKETS;
+	struct inl_die *d = die_state(in, loc->dso, die);
+	Dwarf_Addr lo;
+
+	if (d)
+		return d->name ? d->name : die_name(die);
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return die_name(die);
+	d->dso = loc->dso;
+	d->off = off;
+	if (first_low(die, &lo) && lo == sym_start)
+		d->name = loc->sym->name;
+	d->next = in->dies[b];
+	in->dies[b] = d;
+	return loc->sym->name;
 }
 
 static bool is_function(int tag)
@@ -146,7 +257,8 @@ static void last_alias(Dwarf_Die *die)
 }
 
 /* Names of the functions at pc, innermost first, into names; how many. */
-static unsigned function_names(Dwfl_Module *mod, Dwarf_Addr pc, const char **names)
+static unsigned function_names(struct pki_inlines *in, Dwfl_Module *mod, Dwarf_Addr pc,
+			       const struct pk_location *loc, const char **names)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), *scopes = NULL, die;
@@ -165,11 +277,17 @@ static unsigned function_names(Dwfl_Module *mod, Dwarf_Addr pc, const char **nam
 	die = scopes[i];
 	free(scopes);
 	last_alias(&die);
-	do {
+	if (!linkage_name(&die) && lang_mangles(&die))
+		names[nr++] = first_name(in, loc, &die, loc->sym->start + (pc - bias - loc->addr));
+	else
 		names[nr++] = die_name(&die);
+	if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)
+		return nr;
+	while (nr < MAX_DEPTH && caller_of(&die)) {
+		names[nr++] = caller_name(in, loc->dso, &die);
 		if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)
 			break;
-	} while (nr < MAX_DEPTH && caller_of(&die));
+	}
 	return nr;
 }
 
@@ -177,7 +295,7 @@ static struct inl_node *node_new(struct pk_session *s, Dwfl_Module *mod, Dwarf_A
 				 const struct pk_location *loc)
 {
 	const char *names[MAX_DEPTH];
-	unsigned nr = function_names(mod, pc, names);
+	unsigned nr = function_names(s->inlines, mod, pc, loc, names);
 	struct inl_node *node = calloc(1, sizeof(*node) + nr * sizeof(node->syms[0]));
 
 	if (!node)
@@ -240,6 +358,12 @@ void pki_inlines_free(struct pk_session *s)
 		for (struct inl_sym *is = in->syms[i], *next; is; is = next) {
 			next = is->next;
 			free(is);
+		}
+	}
+	for (size_t i = 0; i < DIE_BUCKETS; i++) {
+		for (struct inl_die *d = in->dies[i], *next; d; d = next) {
+			next = d->next;
+			free(d);
 		}
 	}
 	free(in);
