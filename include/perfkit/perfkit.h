@@ -11,15 +11,13 @@
 
 #include <stdarg.h>
 
+#include <perfkit/version.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define PK_VERSION_MAJOR 0
-#define PK_VERSION_MINOR 1
-#define PK_VERSION_PATCH 0
-
-/* "0.1.0" */
+/* The library's version, PK_VERSION_STRING of the headers it was built with. */
 const char *pk_version(void);
 
 enum pk_print_level {

@@ -7,7 +7,7 @@ static pk_print_fn print_fn;
 
 const char *pk_version(void)
 {
-	return "0.1.0";
+	return PK_VERSION_STRING;
 }
 
 pk_print_fn pk_set_print_fn(pk_print_fn fn)

@@ -14,6 +14,9 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# a duration no other process on the machine has on its command line
+workload=30.$$
+
 samples() {
 	awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' "$1"
 }
@@ -22,14 +25,15 @@ samples() {
 kill_after() {
 	rm -f "$t/k.data" "$t/k.data.old" "$t"/.k.data.perfkit-*
 	# -a -g at a high rate fills the 256 KiB write buffer within a second
-	"$PERFKIT" record -a -g -F 4000 -e cpu-clock -o "$t/k.data" -- sleep 30 \
+	"$PERFKIT" record -a -g -F 4000 -e cpu-clock -o "$t/k.data" -- sleep "$workload" \
 		>"$t/out" 2>"$t/err" &
 	rec=$!
 	sleep "$1"
 	kill -0 "$rec" 2>/dev/null || { cat "$t/err"; fail "record exited before ${1}s"; }
 	kill -9 "$rec"
 	wait "$rec" 2>/dev/null
-	pkill -f "^sleep 30$" 2>/dev/null
+	# the workload outlives a killed recorder: end it, and only it
+	pkill -f "^sleep $workload\$" 2>/dev/null
 	stray=$(ls -A "$t" | grep -v -E '^(k\.data|out|err|stats|stats\.err)$')
 	if [ ! -e "$t/k.data" ]; then
 		[ "$2" = 0 ] || fail "no k.data after ${1}s"
