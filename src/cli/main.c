@@ -24,7 +24,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: perfkit [--version] [--help] [--buildid-dir DIR] COMMAND [ARGS]\n\n"
 		     "The most commonly used perfkit commands are:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "   %-12s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "   %-14s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nSee 'perfkit COMMAND --help' for more information on a command.\n");
 }
 
