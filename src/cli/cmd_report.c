@@ -43,8 +43,7 @@ static const char report_usage[] =
 	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu,trace (default comm,dso,sym;\n"
 	"                          trace for a file of tracepoints alone)\n"
 	"    -g, --call-graph [<m>] graph, fractal, flat, folded or none, caller, callee,\n"
-	"                          a limit,\n"
-	"                          a print limit, percent or period\n"
+	"                          a limit, a print limit, percent or period\n"
 	"        --percent-limit <n> hide entries below n percent\n"
 	"    -c, --comms <list>    only these comms\n"
 	"        --pid <list>      only these process ids (also --pids)\n"
@@ -63,6 +62,7 @@ static const char report_usage[] =
 	"        --no-branch-stack the samples, not their branches\n"
 	"    -n, --show-nr-samples show the number of samples of each entry\n"
 	"        --show-total-period show the period of each entry\n"
+	"        --show-cpu-utilization sys and usr columns: the self period by mode\n"
 	"    -F, --fields <keys>   output fields: overhead, overhead_children, sample,\n"
 	"                          period and the sort keys\n"
 	"    -t, --field-separator <sep>\n"
@@ -87,7 +87,7 @@ static const char report_usage[] =
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
 	"    -k -M -m -p -w -x, --hierarchy, --ignore-callees,\n"
-	"    --time-quantum (and -s time), --show-cpu-utilization, --raw-trace,\n"
+	"    --time-quantum (and -s time), --raw-trace,\n"
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
 	"    annotation options; -g address, branch and count\n";
@@ -116,6 +116,7 @@ enum {
 	OPT_STDIO_COLOR,
 	OPT_TASKS,
 	OPT_MMAPS,
+	OPT_CPU_UTIL,
 	OPT_UNSUPPORTED,
 };
 
@@ -165,6 +166,8 @@ static const struct option report_options[] = {
 	{"ns", no_argument, NULL, OPT_NS},
 	{"tasks", no_argument, NULL, OPT_TASKS},
 	{"mmaps", no_argument, NULL, OPT_MMAPS},
+	{"show-cpu-utilization", no_argument, NULL, OPT_CPU_UTIL},
+	{"showcpuutilization", no_argument, NULL, OPT_CPU_UTIL},
 	{"stdio-color", required_argument, NULL, OPT_STDIO_COLOR},
 	/* perf's options perfkit does not do: refused by name (and the
 	 * short ones below) */
@@ -191,8 +194,6 @@ static const struct option report_options[] = {
 	{"pretty", required_argument, NULL, OPT_UNSUPPORTED},
 	{"raw-trace", no_argument, NULL, OPT_UNSUPPORTED},
 	{"samples", required_argument, NULL, OPT_UNSUPPORTED},
-	{"show-cpu-utilization", no_argument, NULL, OPT_UNSUPPORTED},
-	{"showcpuutilization", no_argument, NULL, OPT_UNSUPPORTED},
 	{"show-on-off-events", no_argument, NULL, OPT_UNSUPPORTED},
 	{"show-ref-call-graph", no_argument, NULL, OPT_UNSUPPORTED},
 	{"skip-empty", no_argument, NULL, OPT_UNSUPPORTED},
@@ -425,6 +426,9 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 		case OPT_TASKS:
 			a->mode = MODE_TASKS;
 			break;
+		case OPT_CPU_UTIL:
+			a->stdio.show_cpu_util = true;
+			break;
 		case OPT_MMAPS:
 			a->mode = MODE_TASKS;
 			a->mmaps = true;
@@ -507,6 +511,8 @@ int cmd_report(int argc, char **argv)
 		if (a.verbose)
 			return refuse("-v in the histogram view (perf's addresses, full paths and "
 				      "origin letters)") ? 1 : 0;
+		if (a.stdio.show_cpu_util && (a.stdio.fields || a.stdio.json))
+			return refuse("--show-cpu-utilization with -F or --json") ? 1 : 0;
 		a.stdio.force = a.force;
 		a.stdio.verbose = a.verbose;
 		return report_stdio(a.input, &a.stdio, stdout);

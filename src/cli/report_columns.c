@@ -49,6 +49,10 @@ static const char *column_header(const struct report_layout *l, const struct rep
 		return "Samples";
 	case REPORT_COL_PERIOD:
 		return "Period";
+	case REPORT_COL_SYS:
+		return "sys";
+	case REPORT_COL_USR:
+		return "usr";
 	default:
 		return key_header(c->key);
 	}
@@ -59,6 +63,8 @@ static int column_width(const struct report_layout *l, const struct report_colum
 	switch (c->kind) {
 	case REPORT_COL_CHILDREN:
 	case REPORT_COL_SELF:
+	case REPORT_COL_SYS:
+	case REPORT_COL_USR:
 		return PERCENT_WIDTH * (int)l->nr_members;
 	case REPORT_COL_SAMPLES:
 	case REPORT_COL_PERIOD:
@@ -80,6 +86,10 @@ void report_columns_default(struct report_layout *l, const struct report_stdio_o
 	if (l->children)
 		add_column(l, REPORT_COL_CHILDREN, 0);
 	add_column(l, REPORT_COL_SELF, 0);
+	if (o->show_cpu_util) {
+		add_column(l, REPORT_COL_SYS, 0);
+		add_column(l, REPORT_COL_USR, 0);
+	}
 	if (o->show_nr_samples)
 		add_column(l, REPORT_COL_SAMPLES, 0);
 	if (o->show_total_period)
@@ -247,6 +257,12 @@ static uint64_t member_value(const struct report_column *c, const struct pk_hist
 	case REPORT_COL_SELF:
 	case REPORT_COL_PERIOD:
 		return v ? v->self : e->self;
+	case REPORT_COL_SYS:
+		/* perf splits the self period by the samples' mode; an entry's
+		 * samples have its level's */
+		return e->level == 'k' ? (v ? v->self : e->self) : 0;
+	case REPORT_COL_USR:
+		return e->level == '.' ? (v ? v->self : e->self) : 0;
 	default:
 		return v ? v->nr_samples : e->nr_samples;
 	}
@@ -258,7 +274,8 @@ static void format_values(struct report_out *o, const struct report_layout *l,
 			  const struct report_column *col, const struct pk_hist_entry *e,
 			  const struct pk_hist_event *ev)
 {
-	bool pct = col->kind == REPORT_COL_CHILDREN || col->kind == REPORT_COL_SELF;
+	bool pct = col->kind == REPORT_COL_CHILDREN || col->kind == REPORT_COL_SELF ||
+		   col->kind == REPORT_COL_SYS || col->kind == REPORT_COL_USR;
 	int w = l->sep ? 0 : (pct ? PERCENT_WIDTH - 2 : NUMBER_WIDTH - 1);
 	uint32_t n = e->members && ev->nr_members > 1 ? ev->nr_members : 1;
 

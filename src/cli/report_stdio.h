@@ -37,6 +37,7 @@ struct report_stdio_opts {
 	/* the view (report_columns.c) */
 	bool show_nr_samples;	/* -n: a Samples column */
 	bool show_total_period;	/* a Period column */
+	bool show_cpu_util;	/* --show-cpu-utilization: sys and usr columns */
 	const char *fields;	/* -F list, NULL for the default columns */
 	const char *field_sep;	/* -t: columns separated by it, unpadded */
 	bool quiet;		/* -q: no header lines */
@@ -83,6 +84,8 @@ enum report_column_kind {
 	REPORT_COL_SAMPLES,	/* sample */
 	REPORT_COL_PERIOD,	/* period */
 	REPORT_COL_KEY,		/* a sort key */
+	REPORT_COL_SYS,		/* overhead_sys (--show-cpu-utilization) */
+	REPORT_COL_USR,		/* overhead_us */
 };
 
 struct report_column {
@@ -90,7 +93,7 @@ struct report_column {
 	enum pk_hist_key key;
 };
 
-#define REPORT_MAX_COLUMNS (PK_HIST_KEY_MAX + 4)
+#define REPORT_MAX_COLUMNS (PK_HIST_KEY_MAX + 6)
 
 struct pk_header;
 

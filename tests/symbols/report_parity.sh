@@ -18,6 +18,7 @@
 #   read), --ignore-vmlinux, --ns and --stdio-color never: perf's output
 # - -g ...,period: the periods in place of the percentages; -g's print
 #   limit (a second number); -g fractal
+# - --show-cpu-utilization: sys and usr columns (also in a group view)
 # - every option perf report has is done or refused in one line with a
 #   non-zero status, never ignored; so are -v in the histogram view and
 #   script -v (perf's addresses, paths and C++ parameters)
@@ -103,6 +104,16 @@ for g in "fractal" "fractal --no-children" "fractal,callee" "fractal,0,2" \
 done
 cmp_filter=
 check_report kallsyms "$f" --kallsyms /proc/kallsyms -g none
+for a in "" "--no-children" "-n --show-total-period -g none" "-t , -g none"; do
+	# shellcheck disable=SC2086 # a is words or none
+	check_report cpu-util "$f" --show-cpu-utilization $a
+	n=$((n + 1))
+done
+perf record -q -e '{cpu-clock,task-clock}' -g -o "$tmp/grp.data" -- "$tmp/cts" 50000 \
+	>/dev/null 2>&1 && check_report cpu-util "$tmp/grp.data" --show-cpu-utilization --no-children &&
+	n=$((n + 1))
+# (not the group's children view: its unresolved entries are a known gap
+# of the group view, with or without these columns)
 cmp_allow_empty=1
 check_all kallsyms-missing "$f" --kallsyms "$tmp/none" -g none
 cmp_allow_empty=0
@@ -135,7 +146,7 @@ n=$((n + 4))
 
 for o in -k/--vmlinux:-k,/proc/self/exe -M/--disassembler-style:-M,x -m/--modules:-m -p/--parent:-p,sys \
 	-w/--column-widths:-w,1 -x/--exclude-other:-x --hierarchy --ignore-callees:--ignore-callees,x \
-	--time-quantum:--time-quantum,1ms --raw-trace --show-cpu-utilization \
+	--time-quantum:--time-quantum,1ms --raw-trace \
 	--itrace --inline --tui --stdio-color:--stdio-color,always; do
 	name=${o%%:*}
 	args=$(echo "${o#*:}" | tr , ' ')
