@@ -44,6 +44,20 @@ struct pk_event {
 	char *probe_target;	/* kprobe/uprobe events: the function name or
 				 * binary path that attr.config1 points at
 				 * (owned by the event), or NULL */
+	struct pk_event_rec_terms {	/* perf's per-event terms for record
+					 * (pmu/term/); 0: the command line's */
+		int inherit;		/* inherit: 1, no-inherit: -1 */
+		int callgraph;		/* call-graph=: PK_EVENT_CG_* */
+		uint32_t stack_size;	/* stack-size= (dwarf), 0: default */
+		uint16_t max_stack;	/* max-stack=, 0: default */
+	} rec;
+};
+
+enum {
+	PK_EVENT_CG_DEFAULT = 0,
+	PK_EVENT_CG_NONE,	/* call-graph=no */
+	PK_EVENT_CG_FP,		/* call-graph=fp */
+	PK_EVENT_CG_DWARF,	/* call-graph=dwarf */
 };
 
 /* Modifiers that are not (only) attr bits. */

@@ -166,6 +166,9 @@ int pk_recorder_open(struct pk_recorder **out, const struct pk_recorder_opts *op
 		return err;
 	/* perf's dwarf unwinder reads .eh_frame through the read-only maps */
 	r->data_maps = r->o.sample_addr || r->o.callgraph == PK_CALLGRAPH_DWARF;
+	for (size_t i = 0; r->o.events && i < r->o.events->nr; i++)
+		if (r->o.events->ev[i].rec.callgraph == PK_EVENT_CG_DWARF)
+			r->data_maps = true; /* cpu-clock/call-graph=dwarf/ */
 	r->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (r->stop_fd < 0)
 		return pki_rec_fail(r, -errno, "eventfd: %s", strerror(errno));
