@@ -79,9 +79,19 @@ struct pk_recorder_opts {
 	bool kernel_callchains;	       /* --kernel-callchains: no user frames in call chains */
 	bool sample_cpu;	       /* --sample-cpu: CPU in samples of a command too */
 	bool no_buffering;	       /* --no-buffering: wake up at every record */
+	int synth;		       /* --synth: PK_RECORDER_SYNTH_* */
 	bool overwrite;		       /* --overwrite: flight recorder; the rings keep the
 					* newest records and are written out only at
 					* the end and at each switch (pk_recorder_switch) */
+};
+
+/* What is read from /proc for the threads that exist before the
+ * recording (--synth); the kernel's maps are always written. */
+enum {
+	PK_RECORDER_SYNTH_ALL = 0, /* COMM/FORK and maps */
+	PK_RECORDER_SYNTH_NO,	   /* nothing */
+	PK_RECORDER_SYNTH_TASK,	   /* COMM/FORK only */
+	PK_RECORDER_SYNTH_MMAP,	   /* COMM/FORK and maps (as ALL: no cgroups here) */
 };
 
 struct pk_recorder;

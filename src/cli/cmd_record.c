@@ -113,6 +113,7 @@ static void usage(FILE *f)
 		"                              accepted: always so (never BPF events)\n"
 		"        --dry-run             parse the options, then exit\n"
 		"        --no-buffering        wake up at every record (no batching)\n"
+		"        --synth <no|all|task|mmap>  what is read from /proc for existing threads\n"
 		"    -r, --realtime <prio>     the recorder (not the command) at SCHED_FIFO prio\n"
 		"        --switch-max-files <n> keep only the n newest files of --switch-output\n"
 		"        --overwrite           flight recorder: the rings keep the newest ones,\n"
@@ -269,6 +270,24 @@ static int parse_switch_output(struct record_cmd *c, const char *s)
 	return -1;
 }
 
+static int parse_synth(struct record_cmd *c, const char *s)
+{
+	static const char *const names[] = {"all", "no", "task", "mmap"};
+
+	for (int i = 0; i < 4; i++) {
+		if (!strcmp(s, names[i])) {
+			c->o.synth = i;
+			return 0;
+		}
+	}
+	if (!strcmp(s, "cgroup")) {
+		cli_error("record: --synth=cgroup: perfkit records no cgroup events");
+		return -1;
+	}
+	cli_error("record: invalid --synth '%s': no, all, task or mmap", s);
+	return -1;
+}
+
 static int parse_delay(struct record_cmd *c, const char *s)
 {
 	uint64_t v;
@@ -383,6 +402,7 @@ enum {
 	OPT_DRY_RUN,
 	OPT_SWITCH_MAX_FILES,
 	OPT_NO_BUFFERING,
+	OPT_SYNTH,
 	OPT_ALWAYS, /* perf options for what perfkit always does */
 };
 
@@ -421,6 +441,7 @@ static const struct option long_opts[] = {
 	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	{"switch-max-files", required_argument, NULL, OPT_SWITCH_MAX_FILES},
 	{"no-buffering", no_argument, NULL, OPT_NO_BUFFERING},
+	{"synth", required_argument, NULL, OPT_SYNTH},
 	{"realtime", required_argument, NULL, 'r'},
 	{"period", no_argument, NULL, 'P'},
 	{"sample-identifier", no_argument, NULL, OPT_ALWAYS},
@@ -534,6 +555,8 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case OPT_DRY_RUN:
 		c->dry_run = true;
 		return 0;
+	case OPT_SYNTH:
+		return parse_synth(c, arg);
 	case OPT_NO_BUFFERING:
 		c->o.no_buffering = true;
 		return 0;
@@ -565,7 +588,7 @@ static const char perf_only_long[] =
 	" affinity aio all-cgroups aux-sample buildid-mmap clang-opt clang-path code-page-size"
 	" control data-page-size debuginfod exclude-perf group kcore mmap-flush"
 	" num-thread-synthesize off-cpu per-thread phys-data proc-map-timeout running-time"
-	" switch-output-event synth buildid-all tail-synthesize threads timestamp-boundary"
+	" switch-output-event buildid-all tail-synthesize threads timestamp-boundary"
 	" transaction user-regs vmlinux llvm-config ";
 static const char perf_only_short[] = "bGIjnRSuW";
 

@@ -52,6 +52,20 @@ for o in "--all-user" "--all-kernel" "--user-callchains -g" "-D 50" \
 	fi
 done
 
+# --synth: what is read from /proc at the start (records at time 0), as perf
+synth_kinds() {
+	"$1" record -q -a -e cpu-clock -F 100 --synth="$2" -o sy.data -- true >/dev/null 2>&1
+	"$PERF" script --show-task-events --show-mmap-events -i sy.data 2>/dev/null | awk '
+		/ 0\.000000: PERF_RECORD_COMM/ {c = 1} / 0\.000000: PERF_RECORD_MMAP2/ {m = 1}
+		END {printf "comm:%d mmap2:%d\n", c, m}'
+}
+for sy in no task mmap all; do
+	want=$(synth_kinds "$PERF" $sy)
+	got=$(synth_kinds "$PK" $sy)
+	[ "$want" = "$got" ] && ok "--synth=$sy: $got as perf" ||
+		bad "--synth=$sy: perfkit $got, perf $want"
+done
+
 # perf's options perfkit lacks: one line naming them, exit non-zero
 for o in --aio --per-thread -b --running-time --control=fd:3; do
 	"$PK" record "$o" -o n.data -- true >/dev/null 2>err
