@@ -120,7 +120,9 @@ static void usage(FILE *f)
 		"                              written at the end (and on SIGUSR2 with\n"
 		"                              --switch-output)\n"
 		"    -q, --quiet               print nothing but errors\n"
-		"    -v, --verbose             be more verbose\n");
+		"    -v, --verbose             more messages: each event as it is opened\n\n"
+		"  perf record's other options are refused by name. Per-event terms as perf:\n"
+		"  -e 'cpu-clock/call-graph=fp,max-stack=16,no-inherit/'\n");
 }
 
 static int parse_u64(const char *s, const char *opt, uint64_t min, uint64_t *out)
