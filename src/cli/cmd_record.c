@@ -91,6 +91,8 @@ static void usage(FILE *f)
 		"        --switch-events       record context switches\n"
 		"        --namespaces          record namespace events\n"
 		"        --filter <expr>       tracepoint filter for the events of the last -e\n"
+		"        --exclude-perf        the tracepoints of the last -e leave out perfkit's\n"
+		"                              own events (a common_pid filter)\n"
 		"        --strict-freq         fail when -F is above the kernel's maximum\n"
 		"                              sample rate instead of lowering it\n"
 		"    -k, --clockid <clock>     monotonic, monotonic_raw, realtime, boottime, tai\n"
@@ -386,6 +388,34 @@ static int set_filter(struct record_cmd *c, const char *filter)
 	return 0;
 }
 
+/* --exclude-perf: the tracepoints of the last -e leave out perfkit's own
+ * events, added to their --filter as perf does */
+static int exclude_self(struct record_cmd *c)
+{
+	const char *old;
+	char *f;
+	int err;
+
+	for (size_t i = c->last_e; i < c->events.nr; i++) {
+		if (c->events.ev[i].attr.type != PERF_TYPE_TRACEPOINT) {
+			cli_error("record: --exclude-perf option should follow a -e tracepoint "
+				  "option");
+			return -1;
+		}
+	}
+	if (c->last_e >= c->events.nr) {
+		cli_error("record: --exclude-perf option should follow a -e tracepoint option");
+		return -1;
+	}
+	old = c->events.ev[c->last_e].filter;
+	if ((old ? asprintf(&f, "(%s) && (common_pid != %d)", old, (int)getpid())
+		 : asprintf(&f, "common_pid != %d", (int)getpid())) < 0)
+		return -1;
+	err = set_filter(c, f);
+	free(f);
+	return err;
+}
+
 enum {
 	OPT_CALL_GRAPH = 256,
 	OPT_SWITCH_EVENTS,
@@ -405,6 +435,7 @@ enum {
 	OPT_SWITCH_MAX_FILES,
 	OPT_NO_BUFFERING,
 	OPT_SYNTH,
+	OPT_EXCLUDE_PERF,
 	OPT_ALWAYS, /* perf options for what perfkit always does */
 };
 
@@ -444,6 +475,7 @@ static const struct option long_opts[] = {
 	{"switch-max-files", required_argument, NULL, OPT_SWITCH_MAX_FILES},
 	{"no-buffering", no_argument, NULL, OPT_NO_BUFFERING},
 	{"synth", required_argument, NULL, OPT_SYNTH},
+	{"exclude-perf", no_argument, NULL, OPT_EXCLUDE_PERF},
 	{"realtime", required_argument, NULL, 'r'},
 	{"period", no_argument, NULL, 'P'},
 	{"sample-identifier", no_argument, NULL, OPT_ALWAYS},
@@ -559,6 +591,8 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 		return 0;
 	case OPT_SYNTH:
 		return parse_synth(c, arg);
+	case OPT_EXCLUDE_PERF:
+		return exclude_self(c);
 	case OPT_NO_BUFFERING:
 		c->o.no_buffering = true;
 		return 0;
@@ -588,7 +622,7 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 static const char perf_only_long[] =
 	" branch-any cgroup intr-regs branch-filter no-samples raw-samples snapshot uid weight"
 	" affinity aio all-cgroups aux-sample buildid-mmap clang-opt clang-path code-page-size"
-	" control data-page-size debuginfod exclude-perf group kcore mmap-flush"
+	" control data-page-size debuginfod group kcore mmap-flush"
 	" num-thread-synthesize off-cpu per-thread phys-data proc-map-timeout running-time"
 	" switch-output-event buildid-all tail-synthesize threads timestamp-boundary"
 	" transaction user-regs vmlinux llvm-config ";

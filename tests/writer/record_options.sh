@@ -66,6 +66,24 @@ for sy in no task mmap all; do
 		bad "--synth=$sy: perfkit $got, perf $want"
 done
 
+# --exclude-perf: the recorder's own sched_switch events are left out (its
+# pid is the command's parent); without it they are there
+own_switches() {
+	"$PK" record -q -a -e sched:sched_switch $1 -o ex.data -- \
+		sh -c 'echo $PPID >ppid; sleep 0.3' 2>err
+	"$PERF" script -F pid -i ex.data 2>/dev/null | grep -cw "$(cat ppid)"
+}
+with=$(own_switches "")
+without=$(own_switches --exclude-perf)
+if [ "$with" -gt 0 ] && [ "$without" = 0 ]; then
+	ok "--exclude-perf: $with own events without it, none with it"
+else
+	bad "--exclude-perf: $with own events without it, $without with it: $(head -c 200 err)"
+fi
+"$PK" record -e cpu-clock --exclude-perf -o ex.data -- true 2>err &&
+	bad "--exclude-perf after cpu-clock: accepted" ||
+	ok "--exclude-perf after cpu-clock: $(cat err)"
+
 # perf's options perfkit lacks: one line naming them, exit non-zero
 for o in --aio --per-thread -b --running-time --control=fd:3; do
 	"$PK" record "$o" -o n.data -- true >/dev/null 2>err
