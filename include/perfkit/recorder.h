@@ -80,6 +80,9 @@ struct pk_recorder_opts {
 	bool sample_cpu;	       /* --sample-cpu: CPU in samples of a command too */
 	bool no_buffering;	       /* --no-buffering: wake up at every record */
 	int synth;		       /* --synth: PK_RECORDER_SYNTH_* */
+	bool no_samples;	       /* -n: events that only track, never sample */
+	bool running_time;	       /* --running-time: :S reads carry the enabled
+					* and running times */
 	bool overwrite;		       /* --overwrite: flight recorder; the rings keep the
 					* newest records and are written out only at
 					* the end and at each switch (pk_recorder_switch) */

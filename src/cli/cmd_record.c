@@ -114,6 +114,8 @@ static void usage(FILE *f)
 		"    -P, --period, --sample-identifier, --no-bpf-event\n"
 		"                              accepted: always so (never BPF events)\n"
 		"        --dry-run             parse the options, then exit\n"
+		"    -n, --no-samples          events that never sample (tracking records only)\n"
+		"        --running-time        :S reads carry the enabled and running times\n"
 		"        --no-buffering        wake up at every record (no batching)\n"
 		"        --synth <no|all|task|mmap>  what is read from /proc for existing threads\n"
 		"    -r, --realtime <prio>     the recorder (not the command) at SCHED_FIFO prio\n"
@@ -436,6 +438,7 @@ enum {
 	OPT_NO_BUFFERING,
 	OPT_SYNTH,
 	OPT_EXCLUDE_PERF,
+	OPT_RUNNING_TIME,
 	OPT_ALWAYS, /* perf options for what perfkit always does */
 };
 
@@ -476,6 +479,8 @@ static const struct option long_opts[] = {
 	{"no-buffering", no_argument, NULL, OPT_NO_BUFFERING},
 	{"synth", required_argument, NULL, OPT_SYNTH},
 	{"exclude-perf", no_argument, NULL, OPT_EXCLUDE_PERF},
+	{"no-samples", no_argument, NULL, 'n'},
+	{"running-time", no_argument, NULL, OPT_RUNNING_TIME},
 	{"realtime", required_argument, NULL, 'r'},
 	{"period", no_argument, NULL, 'P'},
 	{"sample-identifier", no_argument, NULL, OPT_ALWAYS},
@@ -593,6 +598,12 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 		return parse_synth(c, arg);
 	case OPT_EXCLUDE_PERF:
 		return exclude_self(c);
+	case 'n':
+		c->o.no_samples = true;
+		return 0;
+	case OPT_RUNNING_TIME:
+		c->o.running_time = true;
+		return 0;
 	case OPT_NO_BUFFERING:
 		c->o.no_buffering = true;
 		return 0;
@@ -620,13 +631,13 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 /* perf record's options that perfkit does not have: named as such when
  * given, rather than as unknown */
 static const char perf_only_long[] =
-	" branch-any cgroup intr-regs branch-filter no-samples raw-samples snapshot uid weight"
+	" branch-any cgroup intr-regs branch-filter raw-samples snapshot uid weight"
 	" affinity aio all-cgroups aux-sample buildid-mmap clang-opt clang-path code-page-size"
 	" control data-page-size debuginfod group kcore mmap-flush"
-	" num-thread-synthesize off-cpu per-thread phys-data proc-map-timeout running-time"
+	" num-thread-synthesize off-cpu per-thread phys-data proc-map-timeout"
 	" switch-output-event buildid-all tail-synthesize threads timestamp-boundary"
 	" transaction user-regs vmlinux llvm-config ";
-static const char perf_only_short[] = "bGIjnRSuW";
+static const char perf_only_short[] = "bGIjRSuW";
 
 static bool perf_only(const char *arg, int short_opt)
 {
@@ -664,7 +675,7 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBD:Pr:qvh", long_opts,
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBD:Pr:nqvh", long_opts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);

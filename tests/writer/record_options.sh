@@ -25,7 +25,8 @@ attrs() {
 	"$PERF" report --header-only -i "$1" 2>/dev/null | grep '^# event :' |
 		sed -e 's/id = {[^}]*}, //' -e 's/, watermark = 1//' \
 		    -e 's/, { wakeup_events, wakeup_watermark } = [0-9]*//' \
-		    -e 's/|IDENTIFIER//' -e 's/|ID|/|/' -e 's/|LOST//' \
+		    -e 's/|IDENTIFIER//' \
+		    -e 's/\(sample_type = [A-Z_|]*\)|ID|/\1|/' -e 's/|LOST//' \
 		    -e 's/, ksymbol = 1//' -e 's/, bpf_event = 1//' \
 		    -e 's/, sample_max_stack = [0-9]*//' -e 's/|ADDR|/|/' -e 's/|DATA_SRC//' |
 		# the tracking dummy: there, and named; its details are perf's own
@@ -36,7 +37,8 @@ for o in "--all-user" "--all-kernel" "--user-callchains -g" "-D 50" \
 	"--no-buffering" "-e cpu-clock/call-graph=fp/" "-g -e cpu-clock/call-graph=no/" \
 	"-e cpu-clock/max-stack=10/" "-g -e cpu-clock/stack-size=1024/" \
 	"-e cpu-clock/call-graph=dwarf,stack-size=1024/" "-e cpu-clock/no-inherit/" \
-	"-e cpu-clock/time,percore,metric-id=x/" \
+	"-e cpu-clock/time,percore,metric-id=x/" "-n" \
+	"--running-time -e {cpu-clock,task-clock}:S" \
 	"-e {cpu-clock,task-clock}:S" "-a --all-user"; do
 	# shellcheck disable=SC2086
 	case " $o " in *" -e "*) e= ;; *) e="-e cpu-clock" ;; esac
@@ -85,7 +87,7 @@ fi
 	ok "--exclude-perf after cpu-clock: $(cat err)"
 
 # perf's options perfkit lacks: one line naming them, exit non-zero
-for o in --aio --per-thread -b --running-time --control=fd:3; do
+for o in --aio --per-thread -b --tail-synthesize --control=fd:3; do
 	"$PK" record "$o" -o n.data -- true >/dev/null 2>err
 	rc=$?
 	if [ "$rc" != 0 ] && [ "$(wc -l <err)" = 1 ] && grep -q "not implemented" err &&
@@ -95,6 +97,14 @@ for o in --aio --per-thread -b --running-time --control=fd:3; do
 		bad "$o: exit $rc: $(head -c 300 err)"
 	fi
 done
+# --running-time: perf and perfkit read the group samples with their times
+"$PK" record -q --running-time -e '{cpu-clock,task-clock}:S' -o rt.data -- \
+	sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' 2>err
+a=$("$PERF" script -F event,period -i rt.data 2>&1 | grep -c 'task-clock')
+b=$("$PK" script -F event,period -i rt.data 2>/dev/null | grep -c 'cpu-clock')
+[ "$a" -gt 0 ] && [ "$b" -gt 0 ] && ok "--running-time: read by perf ($a) and perfkit ($b)" ||
+	bad "--running-time: perf $a, perfkit $b: $(head -c 200 err)"
+
 # -r: the recorder runs SCHED_FIFO, the command keeps its policy (as perf)
 pol=$("$PK" record -q -r 7 -e cpu-clock -o r.data -- sh -c 'chrt -p $PPID; chrt -p $$' 2>&1 |
 	awk '/policy/ {printf "%s ", $NF} /priority/ {printf "%s ", $NF}')

@@ -104,6 +104,10 @@ static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, boo
 		a->exclude_callchain_user = 1;
 	if (r->o.delay_ms)
 		a->enable_on_exec = 0; /* enabled when the delay is over */
+	if (r->o.no_samples)
+		a->sample_period = 0; /* -n: as perf, a frequency (or period) of 0 */
+	if (r->o.running_time && (a->sample_type & PERF_SAMPLE_READ))
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (r->o.callgraph != PK_CALLGRAPH_NONE)
 		a->sample_max_stack =
 			(uint16_t)read_proc_long("/proc/sys/kernel/perf_event_max_stack", 127);
