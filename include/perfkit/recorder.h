@@ -81,6 +81,8 @@ struct pk_recorder_opts {
 	bool no_buffering;	       /* --no-buffering: wake up at every record */
 	int synth;		       /* --synth: PK_RECORDER_SYNTH_* */
 	bool no_samples;	       /* -n: events that only track, never sample */
+	uint64_t extra_sample_type;    /* PERF_SAMPLE_* bits added to every event
+					* (-W, -R, --phys-data, --*-page-size) */
 	bool running_time;	       /* --running-time: :S reads carry the enabled
 					* and running times */
 	bool overwrite;		       /* --overwrite: flight recorder; the rings keep the

@@ -111,11 +111,16 @@ static void usage(FILE *f)
 		"        --user-callchains / --kernel-callchains\n"
 		"                              call chains without kernel / user frames\n"
 		"        --sample-cpu          record the CPU in every sample\n"
-		"    -P, --period, --sample-identifier, --no-bpf-event\n"
+		"    -P, --period, --sample-identifier, --no-bpf-event, --timestamp-boundary\n"
 		"                              accepted: always so (never BPF events)\n"
 		"        --dry-run             parse the options, then exit\n"
 		"    -n, --no-samples          events that never sample (tracking records only)\n"
 		"        --running-time        :S reads carry the enabled and running times\n"
+		"    -W, --weight              sample the weight (WEIGHT_STRUCT)\n"
+		"    -R, --raw-samples         raw data (and the CPU) in every sample\n"
+		"        --phys-data           sample physical data addresses\n"
+		"        --data-page-size / --code-page-size\n"
+		"                              sample the page size of the data / code address\n"
 		"        --no-buffering        wake up at every record (no batching)\n"
 		"        --synth <no|all|task|mmap>  what is read from /proc for existing threads\n"
 		"    -r, --realtime <prio>     the recorder (not the command) at SCHED_FIFO prio\n"
@@ -439,6 +444,9 @@ enum {
 	OPT_SYNTH,
 	OPT_EXCLUDE_PERF,
 	OPT_RUNNING_TIME,
+	OPT_PHYS_DATA,
+	OPT_DATA_PAGE_SIZE,
+	OPT_CODE_PAGE_SIZE,
 	OPT_ALWAYS, /* perf options for what perfkit always does */
 };
 
@@ -481,6 +489,12 @@ static const struct option long_opts[] = {
 	{"exclude-perf", no_argument, NULL, OPT_EXCLUDE_PERF},
 	{"no-samples", no_argument, NULL, 'n'},
 	{"running-time", no_argument, NULL, OPT_RUNNING_TIME},
+	{"weight", no_argument, NULL, 'W'},
+	{"raw-samples", no_argument, NULL, 'R'},
+	{"phys-data", no_argument, NULL, OPT_PHYS_DATA},
+	{"data-page-size", no_argument, NULL, OPT_DATA_PAGE_SIZE},
+	{"code-page-size", no_argument, NULL, OPT_CODE_PAGE_SIZE},
+	{"timestamp-boundary", no_argument, NULL, OPT_ALWAYS},
 	{"realtime", required_argument, NULL, 'r'},
 	{"period", no_argument, NULL, 'P'},
 	{"sample-identifier", no_argument, NULL, OPT_ALWAYS},
@@ -604,6 +618,21 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case OPT_RUNNING_TIME:
 		c->o.running_time = true;
 		return 0;
+	case 'W':
+		c->o.extra_sample_type |= PK_SAMPLE_WEIGHT_STRUCT;
+		return 0;
+	case 'R': /* as perf: the raw data with its CPU */
+		c->o.extra_sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+		return 0;
+	case OPT_PHYS_DATA:
+		c->o.extra_sample_type |= PERF_SAMPLE_PHYS_ADDR;
+		return 0;
+	case OPT_DATA_PAGE_SIZE:
+		c->o.extra_sample_type |= PK_SAMPLE_DATA_PAGE_SIZE;
+		return 0;
+	case OPT_CODE_PAGE_SIZE:
+		c->o.extra_sample_type |= PK_SAMPLE_CODE_PAGE_SIZE;
+		return 0;
 	case OPT_NO_BUFFERING:
 		c->o.no_buffering = true;
 		return 0;
@@ -631,13 +660,13 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 /* perf record's options that perfkit does not have: named as such when
  * given, rather than as unknown */
 static const char perf_only_long[] =
-	" branch-any cgroup intr-regs branch-filter raw-samples snapshot uid weight"
-	" affinity aio all-cgroups aux-sample buildid-mmap clang-opt clang-path code-page-size"
-	" control data-page-size debuginfod group kcore mmap-flush"
-	" num-thread-synthesize off-cpu per-thread phys-data proc-map-timeout"
-	" switch-output-event buildid-all tail-synthesize threads timestamp-boundary"
+	" branch-any cgroup intr-regs branch-filter snapshot uid"
+	" affinity aio all-cgroups aux-sample buildid-mmap clang-opt clang-path"
+	" control debuginfod group kcore mmap-flush"
+	" num-thread-synthesize off-cpu per-thread proc-map-timeout"
+	" switch-output-event buildid-all tail-synthesize threads"
 	" transaction user-regs vmlinux llvm-config ";
-static const char perf_only_short[] = "bGIjRSuW";
+static const char perf_only_short[] = "bGIjSu";
 
 static bool perf_only(const char *arg, int short_opt)
 {
@@ -675,7 +704,7 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBD:Pr:nqvh", long_opts,
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBD:Pr:nWRqvh", long_opts,
 				  NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);

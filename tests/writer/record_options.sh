@@ -38,7 +38,8 @@ for o in "--all-user" "--all-kernel" "--user-callchains -g" "-D 50" \
 	"-e cpu-clock/max-stack=10/" "-g -e cpu-clock/stack-size=1024/" \
 	"-e cpu-clock/call-graph=dwarf,stack-size=1024/" "-e cpu-clock/no-inherit/" \
 	"-e cpu-clock/time,percore,metric-id=x/" "-n" \
-	"--running-time -e {cpu-clock,task-clock}:S" \
+	"--running-time -e {cpu-clock,task-clock}:S" "-W" "-R" "--phys-data" \
+	"--data-page-size --code-page-size" "--timestamp-boundary" \
 	"-e {cpu-clock,task-clock}:S" "-a --all-user"; do
 	# shellcheck disable=SC2086
 	case " $o " in *" -e "*) e= ;; *) e="-e cpu-clock" ;; esac
@@ -47,7 +48,9 @@ for o in "--all-user" "--all-kernel" "--user-callchains -g" "-D 50" \
 	# shellcheck disable=SC2086
 	"$PK" record -q $e $o -o k.data -- true >/dev/null 2>"err" ||
 		{ bad "$o: $(head -c 200 err)"; continue; }
-	if diff <(attrs p.data) <(attrs k.data) >diff; then
+	if ! "$PK" script -i k.data >/dev/null 2>err; then
+		bad "$o: perfkit script cannot read the file: $(head -c 200 err)"
+	elif diff <(attrs p.data) <(attrs k.data) >diff; then
 		ok "$o: the attrs perf gives"
 	else
 		bad "$o: attrs differ from perf's: $(tr '\n' ' ' <diff | head -c 600)"

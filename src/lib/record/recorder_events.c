@@ -45,7 +45,7 @@ static uint64_t sample_type_for(const struct pk_recorder *r)
 		st |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	if (r->o.sample_addr)
 		st |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-	return st;
+	return st | r->o.extra_sample_type;
 }
 
 static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, bool tracking)
