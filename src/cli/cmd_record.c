@@ -704,8 +704,8 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBD:Pr:nWRqvh", long_opts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBD:Pr:nWRqvh",
+				  long_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			exit(0);
