@@ -183,8 +183,8 @@ int pk_recorder_open(struct pk_recorder **out, const struct pk_recorder_opts *op
 	if ((err = pki_rec_open_writer(r)))
 		return err;
 	/* with a tracking event, sampling starts after the /proc read (see
-	 * add_tracking_event()); without one (-p, -t) before it */
-	/* -D: pk_recorder_run() enables them when the delay is over */
+	 * add_tracking_event()), without one (-p, -t) before it; with -D,
+	 * pk_recorder_run() starts it when the delay is over */
 	now = !r->trace_command && !r->o.delay_ms;
 	if ((err = pki_rec_enable_tracking(r)) ||
 	    (now && r->tracking_ev < 0 && (err = pki_rec_enable(r, true))))
