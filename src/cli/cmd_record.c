@@ -759,16 +759,14 @@ int cmd_record(int argc, char **argv)
 	struct pk_recorder_summary sum;
 	struct pk_recorder *rec = NULL;
 	struct sigaction sa = {0};
-	int err, ferr, ret = 1;
+	int err = -EINVAL, ferr, ret = 1;
 	char stamped[4096] = "";
 
 	c.o.sz = sizeof(c.o);
 	c.o.output = "perf.data";
-	if (parse_args(&c, argc, argv))
-		return 1;
-	if (c.dry_run) { /* perf's: the options parsed, nothing run */
+	if (parse_args(&c, argc, argv) || c.dry_run) { /* --dry-run: perf's, parse only */
 		pk_event_list_free(&c.events);
-		return 0;
+		return c.dry_run ? 0 : 1;
 	}
 	cli_setup_library_output(c.quiet ? -1 : c.verbose);
 	c.o.events = &c.events;
@@ -777,11 +775,11 @@ int cmd_record(int argc, char **argv)
 	c.o.cmdline_argv = argv - 1;
 	if (!strcmp(c.o.output, "-") && c.timestamp_filename) {
 		cli_error("record: --switch-output and --timestamp-filename need a file, not -o -");
-		return 1;
+		goto out;
 	}
 	if (!strcmp(c.o.output, "-") && isatty(STDOUT_FILENO)) {
 		cli_error("record: refusing to write pipe-mode data to a terminal");
-		return 1;
+		goto out;
 	}
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
