@@ -46,6 +46,13 @@ struct pk_event {
 				 * (owned by the event), or NULL */
 	unsigned int tool;	/* PK_EVENT_TOOL_*: counted by perfkit, not the
 				 * kernel (attr is a software dummy); 0 otherwise */
+	struct pk_event_rec_terms {	/* perf's per-event terms for record
+					 * (pmu/term/); 0: the command line's */
+		int inherit;		/* inherit: 1, no-inherit: -1 */
+		int callgraph;		/* call-graph=: PK_EVENT_CG_* */
+		uint32_t stack_size;	/* stack-size= (dwarf), 0: default */
+		uint16_t max_stack;	/* max-stack=, 0: default */
+	} rec;
 };
 
 /* perf's "tool" events: no kernel counter behind them. */
@@ -54,6 +61,14 @@ enum pk_event_tool {
 	PK_EVENT_TOOL_DURATION,	/* duration_time: ns the counter set was running */
 	PK_EVENT_TOOL_USER_TIME,	/* user_time: the command's user CPU time, ns */
 	PK_EVENT_TOOL_SYSTEM_TIME,	/* system_time: its system CPU time, ns */
+};
+
+/* pk_event_rec_terms.callgraph */
+enum {
+	PK_EVENT_CG_DEFAULT = 0,
+	PK_EVENT_CG_NONE,	/* call-graph=no */
+	PK_EVENT_CG_FP,		/* call-graph=fp */
+	PK_EVENT_CG_DWARF,	/* call-graph=dwarf */
 };
 
 /* Modifiers that are not (only) attr bits. */

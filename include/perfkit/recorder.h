@@ -79,6 +79,12 @@ struct pk_recorder_opts {
 	bool kernel_callchains;	       /* --kernel-callchains: no user frames in call chains */
 	bool sample_cpu;	       /* --sample-cpu: CPU in samples of a command too */
 	bool no_buffering;	       /* --no-buffering: wake up at every record */
+	int synth;		       /* --synth: PK_RECORDER_SYNTH_* */
+	bool no_samples;	       /* -n: events that only track, never sample */
+	uint64_t extra_sample_type;    /* PERF_SAMPLE_* bits added to every event
+					* (-W, -R, --phys-data, --*-page-size) */
+	bool running_time;	       /* --running-time: :S reads carry the enabled
+					* and running times */
 	bool overwrite;		       /* --overwrite: flight recorder; the rings keep the
 					* newest records and are written out only at
 					* the end and at each switch (pk_recorder_switch) */
@@ -87,6 +93,15 @@ struct pk_recorder_opts {
 	 * it, as perf record does, unless no_buildid_cache (or no_buildid). */
 	bool no_buildid_cache;	 /* -N */
 	const char *buildid_dir; /* NULL: $PERF_BUILDID_DIR, else ~/.debug */
+};
+
+/* What is read from /proc for the threads that exist before the
+ * recording (--synth); the kernel's maps are always written. */
+enum {
+	PK_RECORDER_SYNTH_ALL = 0, /* COMM/FORK and maps */
+	PK_RECORDER_SYNTH_NO,	   /* nothing */
+	PK_RECORDER_SYNTH_TASK,	   /* COMM/FORK only */
+	PK_RECORDER_SYNTH_MMAP,	   /* COMM/FORK and maps (as ALL: no cgroups here) */
 };
 
 struct pk_recorder;

@@ -91,6 +91,8 @@ static void usage(FILE *f)
 		"        --switch-events       record context switches\n"
 		"        --namespaces          record namespace events\n"
 		"        --filter <expr>       tracepoint filter for the events of the last -e\n"
+		"        --exclude-perf        the tracepoints of the last -e leave out perfkit's\n"
+		"                              own events (a common_pid filter)\n"
 		"        --strict-freq         fail when -F is above the kernel's maximum\n"
 		"                              sample rate instead of lowering it\n"
 		"    -k, --clockid <clock>     monotonic, monotonic_raw, realtime, boottime, tai\n"
@@ -111,17 +113,27 @@ static void usage(FILE *f)
 		"        --user-callchains / --kernel-callchains\n"
 		"                              call chains without kernel / user frames\n"
 		"        --sample-cpu          record the CPU in every sample\n"
-		"    -P, --period, --sample-identifier, --no-bpf-event\n"
+		"    -P, --period, --sample-identifier, --no-bpf-event, --timestamp-boundary\n"
 		"                              accepted: always so (never BPF events)\n"
 		"        --dry-run             parse the options, then exit\n"
+		"    -n, --no-samples          events that never sample (tracking records only)\n"
+		"        --running-time        :S reads carry the enabled and running times\n"
+		"    -W, --weight              sample the weight (WEIGHT_STRUCT)\n"
+		"    -R, --raw-samples         raw data (and the CPU) in every sample\n"
+		"        --phys-data           sample physical data addresses\n"
+		"        --data-page-size / --code-page-size\n"
+		"                              sample the page size of the data / code address\n"
 		"        --no-buffering        wake up at every record (no batching)\n"
+		"        --synth <no|all|task|mmap>  what is read from /proc for existing threads\n"
 		"    -r, --realtime <prio>     the recorder (not the command) at SCHED_FIFO prio\n"
 		"        --switch-max-files <n> keep only the n newest files of --switch-output\n"
 		"        --overwrite           flight recorder: the rings keep the newest ones,\n"
 		"                              written at the end (and on SIGUSR2 with\n"
 		"                              --switch-output)\n"
 		"    -q, --quiet               print nothing but errors\n"
-		"    -v, --verbose             be more verbose\n");
+		"    -v, --verbose             more messages: each event as it is opened\n\n"
+		"  perf record's other options are refused by name. Per-event terms as perf:\n"
+		"  -e 'cpu-clock/call-graph=fp,max-stack=16,no-inherit/'\n");
 }
 
 static int parse_u64(const char *s, const char *opt, uint64_t min, uint64_t *out)
@@ -271,6 +283,24 @@ static int parse_switch_output(struct record_cmd *c, const char *s)
 	return -1;
 }
 
+static int parse_synth(struct record_cmd *c, const char *s)
+{
+	static const char *const names[] = {"all", "no", "task", "mmap"};
+
+	for (int i = 0; i < 4; i++) {
+		if (!strcmp(s, names[i])) {
+			c->o.synth = i;
+			return 0;
+		}
+	}
+	if (!strcmp(s, "cgroup")) {
+		cli_error("record: --synth=cgroup: perfkit records no cgroup events");
+		return -1;
+	}
+	cli_error("record: invalid --synth '%s': no, all, task or mmap", s);
+	return -1;
+}
+
 static int parse_delay(struct record_cmd *c, const char *s)
 {
 	uint64_t v;
@@ -367,6 +397,34 @@ static int set_filter(struct record_cmd *c, const char *filter)
 	return 0;
 }
 
+/* --exclude-perf: the tracepoints of the last -e leave out perfkit's own
+ * events, added to their --filter as perf does */
+static int exclude_self(struct record_cmd *c)
+{
+	const char *old;
+	char *f;
+	int err;
+
+	for (size_t i = c->last_e; i < c->events.nr; i++) {
+		if (c->events.ev[i].attr.type != PERF_TYPE_TRACEPOINT) {
+			cli_error("record: --exclude-perf option should follow a -e tracepoint "
+				  "option");
+			return -1;
+		}
+	}
+	if (c->last_e >= c->events.nr) {
+		cli_error("record: --exclude-perf option should follow a -e tracepoint option");
+		return -1;
+	}
+	old = c->events.ev[c->last_e].filter;
+	if ((old ? asprintf(&f, "(%s) && (common_pid != %d)", old, (int)getpid())
+		 : asprintf(&f, "common_pid != %d", (int)getpid())) < 0)
+		return -1;
+	err = set_filter(c, f);
+	free(f);
+	return err;
+}
+
 enum {
 	OPT_CALL_GRAPH = 256,
 	OPT_SWITCH_EVENTS,
@@ -385,6 +443,12 @@ enum {
 	OPT_DRY_RUN,
 	OPT_SWITCH_MAX_FILES,
 	OPT_NO_BUFFERING,
+	OPT_SYNTH,
+	OPT_EXCLUDE_PERF,
+	OPT_RUNNING_TIME,
+	OPT_PHYS_DATA,
+	OPT_DATA_PAGE_SIZE,
+	OPT_CODE_PAGE_SIZE,
 	OPT_ALWAYS, /* perf options for what perfkit always does */
 };
 
@@ -424,6 +488,16 @@ static const struct option long_opts[] = {
 	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	{"switch-max-files", required_argument, NULL, OPT_SWITCH_MAX_FILES},
 	{"no-buffering", no_argument, NULL, OPT_NO_BUFFERING},
+	{"synth", required_argument, NULL, OPT_SYNTH},
+	{"exclude-perf", no_argument, NULL, OPT_EXCLUDE_PERF},
+	{"no-samples", no_argument, NULL, 'n'},
+	{"running-time", no_argument, NULL, OPT_RUNNING_TIME},
+	{"weight", no_argument, NULL, 'W'},
+	{"raw-samples", no_argument, NULL, 'R'},
+	{"phys-data", no_argument, NULL, OPT_PHYS_DATA},
+	{"data-page-size", no_argument, NULL, OPT_DATA_PAGE_SIZE},
+	{"code-page-size", no_argument, NULL, OPT_CODE_PAGE_SIZE},
+	{"timestamp-boundary", no_argument, NULL, OPT_ALWAYS},
 	{"realtime", required_argument, NULL, 'r'},
 	{"period", no_argument, NULL, 'P'},
 	{"sample-identifier", no_argument, NULL, OPT_ALWAYS},
@@ -540,6 +614,31 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 	case OPT_DRY_RUN:
 		c->dry_run = true;
 		return 0;
+	case OPT_SYNTH:
+		return parse_synth(c, arg);
+	case OPT_EXCLUDE_PERF:
+		return exclude_self(c);
+	case 'n':
+		c->o.no_samples = true;
+		return 0;
+	case OPT_RUNNING_TIME:
+		c->o.running_time = true;
+		return 0;
+	case 'W':
+		c->o.extra_sample_type |= PK_SAMPLE_WEIGHT_STRUCT;
+		return 0;
+	case 'R': /* as perf: the raw data with its CPU */
+		c->o.extra_sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+		return 0;
+	case OPT_PHYS_DATA:
+		c->o.extra_sample_type |= PERF_SAMPLE_PHYS_ADDR;
+		return 0;
+	case OPT_DATA_PAGE_SIZE:
+		c->o.extra_sample_type |= PK_SAMPLE_DATA_PAGE_SIZE;
+		return 0;
+	case OPT_CODE_PAGE_SIZE:
+		c->o.extra_sample_type |= PK_SAMPLE_CODE_PAGE_SIZE;
+		return 0;
 	case OPT_NO_BUFFERING:
 		c->o.no_buffering = true;
 		return 0;
@@ -567,13 +666,13 @@ static int parse_one(struct record_cmd *c, int opt, const char *arg)
 /* perf record's options that perfkit does not have: named as such when
  * given, rather than as unknown */
 static const char perf_only_long[] =
-	" branch-any cgroup intr-regs branch-filter no-samples raw-samples snapshot uid weight"
-	" affinity aio all-cgroups aux-sample buildid-mmap clang-opt clang-path code-page-size"
-	" control data-page-size debuginfod exclude-perf group kcore mmap-flush"
-	" num-thread-synthesize off-cpu per-thread phys-data proc-map-timeout running-time"
-	" switch-output-event synth buildid-all tail-synthesize threads timestamp-boundary"
+	" branch-any cgroup intr-regs branch-filter snapshot uid"
+	" affinity aio all-cgroups aux-sample buildid-mmap clang-opt clang-path"
+	" control debuginfod group kcore mmap-flush"
+	" num-thread-synthesize off-cpu per-thread proc-map-timeout"
+	" switch-output-event buildid-all tail-synthesize threads"
 	" transaction user-regs vmlinux llvm-config ";
-static const char perf_only_short[] = "bGIjnRSuW";
+static const char perf_only_short[] = "bGIjSu";
 
 static bool perf_only(const char *arg, int short_opt)
 {
@@ -611,8 +710,8 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBND:Pr:qvh", long_opts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:o:m:sTdk:z::iBND:Pr:nWRqvh",
+				  long_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			exit(0);
@@ -666,16 +765,14 @@ int cmd_record(int argc, char **argv)
 	struct pk_recorder_summary sum;
 	struct pk_recorder *rec = NULL;
 	struct sigaction sa = {0};
-	int err, ferr, ret = 1;
+	int err = -EINVAL, ferr, ret = 1;
 	char stamped[4096] = "";
 
 	c.o.sz = sizeof(c.o);
 	c.o.output = "perf.data";
-	if (parse_args(&c, argc, argv))
-		return 1;
-	if (c.dry_run) { /* perf's: the options parsed, nothing run */
+	if (parse_args(&c, argc, argv) || c.dry_run) { /* --dry-run: perf's, parse only */
 		pk_event_list_free(&c.events);
-		return 0;
+		return c.dry_run ? 0 : 1;
 	}
 	cli_setup_library_output(c.quiet ? -1 : c.verbose);
 	c.o.events = &c.events;
@@ -684,11 +781,11 @@ int cmd_record(int argc, char **argv)
 	c.o.cmdline_argv = argv - 1;
 	if (!strcmp(c.o.output, "-") && c.timestamp_filename) {
 		cli_error("record: --switch-output and --timestamp-filename need a file, not -o -");
-		return 1;
+		goto out;
 	}
 	if (!strcmp(c.o.output, "-") && isatty(STDOUT_FILENO)) {
 		cli_error("record: refusing to write pipe-mode data to a terminal");
-		return 1;
+		goto out;
 	}
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

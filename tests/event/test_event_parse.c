@@ -306,6 +306,35 @@ static void test_bad(void **state)
 	}
 }
 
+/* perf's per-event recording terms, kept for the recorder */
+static void test_record_terms(void **state)
+{
+	static const char *const bad_terms[] = {"cpu-clock/call-graph=lbr2/", "cpu-clock/time=0/",
+						"cpu-clock/overwrite/",
+						"cpu-clock/stack-size=70000/"};
+	const char *good = "cpu-clock/call-graph=dwarf,stack-size=1000/,"
+			   "task-clock/max-stack=9,no-inherit/,cs/call-graph=no,inherit/,"
+			   "faults/time,percore,metric-id=x/";
+	struct pk_event_list list = {0};
+	struct pk_parse_error err;
+
+	(void)state;
+	assert_int_equal(pk_event_list_parse(&list, good, &opts, &err), 0);
+	assert_int_equal(list.nr, 4);
+	assert_int_equal(list.ev[0].rec.callgraph, PK_EVENT_CG_DWARF);
+	assert_int_equal(list.ev[0].rec.stack_size, 1000);
+	assert_int_equal(list.ev[1].rec.max_stack, 9);
+	assert_int_equal(list.ev[1].rec.inherit, -1);
+	assert_int_equal(list.ev[2].rec.callgraph, PK_EVENT_CG_NONE);
+	assert_int_equal(list.ev[2].rec.inherit, 1);
+	assert_int_equal(list.ev[3].rec.callgraph, PK_EVENT_CG_DEFAULT);
+	pk_event_list_free(&list);
+	for (size_t i = 0; i < sizeof(bad_terms) / sizeof(bad_terms[0]); i++) {
+		assert_int_not_equal(pk_event_list_parse(&list, bad_terms[i], &opts, &err), 0);
+		assert_int_equal(list.nr, 0);
+	}
+}
+
 static void test_env_roots(void **state)
 {
 	struct pk_event_list list = {0};
@@ -327,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_details),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_record_terms),
 		cmocka_unit_test(test_env_roots),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

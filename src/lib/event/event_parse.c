@@ -354,6 +354,57 @@ static int fill_pmu_event(struct parser *p, struct pk_event *ev, const struct pk
 	return 0;
 }
 
+/*
+ * perf's terms about how an event is recorded rather than what it counts:
+ * 1 when term (value v, or the string at val/vl) was one of them, 0 when
+ * not, < 0 on a bad value.
+ */
+static int record_term(struct parser *p, struct pk_event *ev, const char *term, size_t vs,
+		       size_t vl, uint64_t v)
+{
+	const char *val = p->s + vs;
+
+	if (!strcmp(term, "call-graph")) {
+		if (vl == 2 && !strncmp(val, "fp", 2))
+			ev->rec.callgraph = PK_EVENT_CG_FP;
+		else if (vl == 5 && !strncmp(val, "dwarf", 5))
+			ev->rec.callgraph = PK_EVENT_CG_DWARF;
+		else if (vl == 2 && !strncmp(val, "no", 2))
+			ev->rec.callgraph = PK_EVENT_CG_NONE;
+		else
+			return pki_parse_fail(p, vs, -EINVAL, "call-graph must be fp, dwarf or no");
+		return 1;
+	}
+	if (!strcmp(term, "metric-id"))
+		return 1; /* names the event in metrics, which record has none of */
+	if (!vl && (!strcmp(term, "inherit") || !strcmp(term, "no-inherit"))) {
+		ev->rec.inherit = term[0] == 'n' ? -1 : 1;
+		return 1;
+	}
+	if (!strcmp(term, "stack-size")) {
+		if (v < 8 || v > 65528)
+			return pki_parse_fail(p, vs, -EINVAL, "stack-size must be 8..65528");
+		ev->rec.stack_size = (uint32_t)((v + 7) & ~7ULL);
+		return 1;
+	}
+	if (!strcmp(term, "max-stack")) {
+		if (!v || v > UINT16_MAX)
+			return pki_parse_fail(p, vs, -EINVAL, "max-stack must be 1..65535");
+		ev->rec.max_stack = (uint16_t)v;
+		return 1;
+	}
+	if (!strcmp(term, "time") || !strcmp(term, "percore")) {
+		if (!v) /* every sample of a recording carries its time */
+			return pki_parse_fail(p, vs, -EINVAL, "%s=0 is not supported", term);
+		return 1; /* percore: a stat aggregation, nothing to record */
+	}
+	if (!strcmp(term, "overwrite") || !strcmp(term, "no-overwrite"))
+		return pki_parse_fail(p, vs - 1 - strlen(term), -EINVAL,
+				      "per-event %s is not supported (use record --overwrite)",
+				      term);
+	return 0;
+}
+
 /* One term "name[=value]" of pmu/.../, at p->pos. */
 static int parse_term(struct parser *p, const struct pki_pmu *pmu, struct pk_event *ev)
 {
@@ -384,6 +435,8 @@ static int parse_term(struct parser *p, const struct pki_pmu *pmu, struct pk_eve
 			ev->name = n;
 			return 0;
 		}
+		if (!strcmp(term, "call-graph") || !strcmp(term, "metric-id"))
+			return record_term(p, ev, term, vs, vl, 0) < 0 ? -EINVAL : 0;
 		if (parse_u64(p->s + vs, vl, &v))
 			return pki_parse_fail(p, vs, -EINVAL, "number expected for term '%s'",
 					      term);
@@ -394,6 +447,8 @@ static int parse_term(struct parser *p, const struct pki_pmu *pmu, struct pk_eve
 		ev->attr.sample_period = v;
 		return 0;
 	}
+	if ((ret = record_term(p, ev, term, vs, vl, v)))
+		return ret < 0 ? ret : 0;
 	if (!pmu)	/* a symbolic event: only the generic terms above */
 		return pki_parse_fail(p, ts, -EINVAL, "unknown term '%s' for a symbolic event",
 				      term);

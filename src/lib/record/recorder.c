@@ -166,6 +166,9 @@ int pk_recorder_open(struct pk_recorder **out, const struct pk_recorder_opts *op
 		return err;
 	/* perf's dwarf unwinder reads .eh_frame through the read-only maps */
 	r->data_maps = r->o.sample_addr || r->o.callgraph == PK_CALLGRAPH_DWARF;
+	for (size_t i = 0; r->o.events && i < r->o.events->nr; i++)
+		if (r->o.events->ev[i].rec.callgraph == PK_EVENT_CG_DWARF)
+			r->data_maps = true; /* cpu-clock/call-graph=dwarf/ */
 	r->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (r->stop_fd < 0)
 		return pki_rec_fail(r, -errno, "eventfd: %s", strerror(errno));
@@ -180,8 +183,8 @@ int pk_recorder_open(struct pk_recorder **out, const struct pk_recorder_opts *op
 	if ((err = pki_rec_open_writer(r)))
 		return err;
 	/* with a tracking event, sampling starts after the /proc read (see
-	 * add_tracking_event()); without one (-p, -t) before it */
-	/* -D: pk_recorder_run() enables them when the delay is over */
+	 * add_tracking_event()), without one (-p, -t) before it; with -D,
+	 * pk_recorder_run() starts it when the delay is over */
 	now = !r->trace_command && !r->o.delay_ms;
 	if ((err = pki_rec_enable_tracking(r)) ||
 	    (now && r->tracking_ev < 0 && (err = pki_rec_enable(r, true))))

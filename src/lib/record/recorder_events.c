@@ -45,7 +45,7 @@ static uint64_t sample_type_for(const struct pk_recorder *r)
 		st |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	if (r->o.sample_addr)
 		st |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-	return st;
+	return st | r->o.extra_sample_type;
 }
 
 static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, bool tracking)
@@ -104,6 +104,10 @@ static void configure_attr(struct pk_recorder *r, struct perf_event_attr *a, boo
 		a->exclude_callchain_user = 1;
 	if (r->o.delay_ms)
 		a->enable_on_exec = 0; /* enabled when the delay is over */
+	if (r->o.no_samples)
+		a->sample_period = 0; /* -n: as perf, a frequency (or period) of 0 */
+	if (r->o.running_time && (a->sample_type & PERF_SAMPLE_READ))
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (r->o.callgraph != PK_CALLGRAPH_NONE)
 		a->sample_max_stack =
 			(uint16_t)read_proc_long("/proc/sys/kernel/perf_event_max_stack", 127);
@@ -142,6 +146,51 @@ static int add_event(struct pk_recorder *r, const struct perf_event_attr *attr, 
 		e->fds[i] = -1;
 	r->nr_ev++;
 	return 0;
+}
+
+/* perf's per-event terms (cpu-clock/call-graph=fp,max-stack=8/) over the
+ * command line's settings */
+static void apply_terms(struct perf_event_attr *a, const struct pk_event_rec_terms *t)
+{
+	const uint64_t dwarf_bits = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	int cg = t->callgraph;
+
+	if (t->inherit)
+		a->inherit = t->inherit > 0;
+	/* as perf: max-stack alone means frame pointers; stack-size alone
+	 * replaces the command line's call graph by none */
+	if (!cg && t->max_stack)
+		cg = PK_EVENT_CG_FP;
+	else if (!cg && t->stack_size)
+		cg = PK_EVENT_CG_NONE;
+	switch (cg) {
+	case PK_EVENT_CG_NONE:
+		a->sample_type &= ~(PERF_SAMPLE_CALLCHAIN | dwarf_bits);
+		a->sample_regs_user = 0;
+		a->sample_stack_user = 0;
+		a->exclude_callchain_user = 0;
+		a->sample_max_stack = 0;
+		break;
+	case PK_EVENT_CG_FP:
+		a->sample_type = (a->sample_type | PERF_SAMPLE_CALLCHAIN) & ~dwarf_bits;
+		a->sample_regs_user = 0;
+		a->sample_stack_user = 0;
+		a->exclude_callchain_user = 0;
+		break;
+	case PK_EVENT_CG_DWARF:
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | dwarf_bits;
+		a->sample_regs_user = DWARF_REGS_X86_64;
+		a->sample_stack_user = t->stack_size ? t->stack_size : 8192;
+		a->exclude_callchain_user = 1;
+		break;
+	default:
+		break;
+	}
+	if (cg == PK_EVENT_CG_FP || cg == PK_EVENT_CG_DWARF)
+		a->sample_max_stack =
+			(uint16_t)read_proc_long("/proc/sys/kernel/perf_event_max_stack", 127);
+	if (t->max_stack && (a->sample_type & PERF_SAMPLE_CALLCHAIN))
+		a->sample_max_stack = t->max_stack;
 }
 
 /*
@@ -226,6 +275,7 @@ int pki_rec_setup_events(struct pk_recorder *r)
 
 		configure_attr(r, &a, i == 0 && r->per_task && !r->o.delay_ms);
 		sample_read_group(&a, list, i);
+		apply_terms(&a, &list->ev[i].rec);
 		err = add_event(r, &a, list->ev[i].name ? list->ev[i].name : "event",
 				list->ev[i].leader, list->ev[i].group_size);
 		if (err)

@@ -311,7 +311,7 @@ static int synth_process(struct pk_recorder *r, int pid)
 
 	/* the leader first, so that its maps exist before its threads */
 	err = synth_thread(r, pid, pid);
-	if (!err)
+	if (!err && r->o.synth != PK_RECORDER_SYNTH_TASK)
 		err = synth_maps(r, pid);
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	d = opendir(path);
@@ -341,6 +341,9 @@ int pki_synth_threads(struct pk_recorder *r)
 {
 	int err = 0;
 
+	/* as perf, --synth=no still names the command (perf-exec) */
+	if (r->o.synth == PK_RECORDER_SYNTH_NO)
+		return r->child > 0 && !r->trace_command ? synth_thread(r, r->child, r->child) : 0;
 	if (r->o.system_wide || (r->o.cpu_list && !r->per_task)) {
 		DIR *d = opendir("/proc");
 		struct dirent *de;
