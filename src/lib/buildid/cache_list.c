@@ -68,9 +68,9 @@ static int scan_head(struct pk_buildid_cache *c, const char *head, struct found_
 		struct found f = {0};
 		char target[PATH_MAX];
 
-		if (strlen(de->d_name) + 2 >= sizeof(hex))
+		if (strlen(de->d_name) + 2 >= sizeof(hex) ||
+		    snprintf(hex, sizeof(hex), "%s%s", head, de->d_name) >= (int)sizeof(hex))
 			continue;
-		snprintf(hex, sizeof(hex), "%s%s", head, de->d_name);
 		if (pk_build_id_parse(hex, &f.bid) ||
 		    pki_bidc_link_target(c, hex, target, sizeof(target)))
 			continue;

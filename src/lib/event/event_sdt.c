@@ -116,8 +116,12 @@ static int scan_cache(struct sdt_vec *s, const char *root)
 
 			if (!is_hex(b->d_name, 38))
 				continue;
-			snprintf(bid, sizeof(bid), "%s%s", a->d_name, b->d_name);
-			snprintf(link, sizeof(link), "%s/%s", path, b->d_name);
+			/* both names were checked: 2 and 38 hex digits */
+			memcpy(bid, a->d_name, 2);
+			memcpy(bid + 2, b->d_name, 39);
+			if (snprintf(link, sizeof(link), "%s/%.38s", path, b->d_name) >=
+			    (int)sizeof(link))
+				continue;
 			if (access(link, F_OK))
 				continue;	/* a dangling link: not a valid entry */
 			ret = read_probes(s, link, bid);
