@@ -32,7 +32,7 @@ enum {
 	"        --symfs <dir>     look for the recorded files under this root\n"        \
 	"        --buildid-dir <dir>  perf's build-id cache (default ~/.debug)\n"        \
 	"        --kallsyms <file> kernel symbols from this file\n"                      \
-	"    -k, --vmlinux <file>  (not supported yet: refused)\n"                       \
+	"    -k, --vmlinux <file>  kernel symbols from this vmlinux image\n"            \
 	"        --ignore-vmlinux  accepted: perfkit never looks for a vmlinux\n"
 
 struct cli_symbol_opts {

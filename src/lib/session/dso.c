@@ -96,11 +96,41 @@ static const char *kernel_kallsyms(struct pk_session *s, const struct pk_dso *d,
 	return buf;
 }
 
+/*
+ * -k FILE: the kernel's symbols come from that image or from nowhere (perf
+ * falls back on no kallsyms when it is not usable).  A relative path is
+ * under --symfs, as in perf.
+ */
+static void load_vmlinux(struct pk_session *s, struct pk_dso *d,
+			 const struct pk_symtab_opts *so)
+{
+	const char *path = s->opts.vmlinux;
+	char buf[4096];
+	int err;
+
+	if (path[0] != '/' && s->opts.symfs) {
+		snprintf(buf, sizeof(buf), "%s/%s", s->opts.symfs, path);
+		path = buf;
+	}
+	err = pk_symtab_load_vmlinux(&d->symtab, path, d->bid.size ? &d->bid : NULL,
+				     s->kref_name, s->kref_addr, so);
+	if (err) {
+		d->symtab = NULL;
+		pki_debug("%s: not used for the kernel's symbols (%s)", path, strerror(-err));
+	}
+}
+
 static void load_kernel(struct pk_session *s, struct pk_dso *d,
 			struct pk_symtab_opts *so)
 {
 	char buf[4096];
-	const char *path = kernel_kallsyms(s, d, buf, sizeof(buf));
+	const char *path;
+
+	if (s->opts.vmlinux) {
+		load_vmlinux(s, d, so);
+		return;
+	}
+	path = kernel_kallsyms(s, d, buf, sizeof(buf));
 
 	if (!path)
 		return;

@@ -31,6 +31,10 @@ bool pki_elf_is_image(Elf *elf);
 
 int pki_elf_read_build_id(Elf *elf, struct pk_build_id *out);
 
+/* Whether f has the build id want (true when want is NULL or empty); a
+ * file without one never matches.  Says why not under -v. */
+bool pki_elf_build_id_matches(const struct pki_elf_file *f, const struct pk_build_id *want);
+
 /* opts->buildid_dir, else $PERF_BUILDID_DIR, else $HOME/.debug (in buf). */
 const char *pki_buildid_dir(const struct pk_symtab_opts *opts, char *buf, size_t len);
 
