@@ -44,7 +44,7 @@ struct pk_session_opts {
 	/* Kernel symbols from this vmlinux image instead of kallsyms (perf's
 	 * -k): used only when its build id is the recorded kernel's; when it
 	 * is not usable the kernel has no symbols (as in perf).  Looked up
-	 * under symfs when relative. */
+	 * under symfs when relative.  kallsyms, when set, wins. */
 	const char *vmlinux;
 };
 

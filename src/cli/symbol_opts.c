@@ -50,7 +50,9 @@ bool cli_symbol_option(int c, const char *arg, struct cli_symbol_opts *o, int *s
 		*status = need_file(arg);
 		return true;
 	case CLI_OPT_IGNORE_VMLINUX:
-		/* perfkit never looks for a vmlinux of its own accord */
+		/* it also sets -k aside, as in perf; perfkit never looks for a
+		 * vmlinux of its own accord */
+		o->ignore_vmlinux = true;
 		*status = 0;
 		return true;
 	default:
@@ -70,6 +72,6 @@ void cli_symbol_session_opts(const struct cli_symbol_opts *o, struct pk_session_
 		so->buildid_dir = o->buildid_dir;
 	if (o->kallsyms)
 		so->kallsyms = o->kallsyms;
-	if (o->vmlinux)
+	if (o->vmlinux && !o->ignore_vmlinux)
 		so->vmlinux = o->vmlinux;
 }

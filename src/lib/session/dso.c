@@ -126,7 +126,8 @@ static void load_kernel(struct pk_session *s, struct pk_dso *d,
 	char buf[4096];
 	const char *path;
 
-	if (s->opts.vmlinux) {
+	/* --kallsyms wins over -k, as in perf */
+	if (s->opts.vmlinux && !s->opts.kallsyms) {
 		load_vmlinux(s, d, so);
 		return;
 	}
