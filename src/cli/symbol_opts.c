@@ -72,6 +72,8 @@ void cli_symbol_session_opts(const struct cli_symbol_opts *o, struct pk_session_
 		so->buildid_dir = o->buildid_dir;
 	if (o->kallsyms)
 		so->kallsyms = o->kallsyms;
-	if (o->vmlinux && !o->ignore_vmlinux)
+	if (o->vmlinux && !o->ignore_vmlinux && !o->kallsyms) {
 		so->vmlinux = o->vmlinux;
+		cli_symbol_hint_vmlinux(o->vmlinux);
+	}
 }
