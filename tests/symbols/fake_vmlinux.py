@@ -10,7 +10,7 @@ image linked where the kernel did not run, as KASLR makes it), in one
 .text section, as a function sized up to the next address; t symbols are
 local, W weak.  The .notes section is NOTES (/sys/kernel/notes, as in a
 real vmlinux), with the GNU build id replaced by BUILD-ID (hex) when
-given.  The assembler cannot do this: the kernel has many local symbols
+given; with NOTES "-", a GNU note of BUILD-ID alone.  The assembler cannot do this: the kernel has many local symbols
 of one name (static functions of different files).
 """
 import struct
@@ -53,7 +53,10 @@ def main():
     kallsyms, notes_path, out = sys.argv[1:4]
     shift = int(sys.argv[4], 16) if len(sys.argv) > 4 else 0
     new_id = bytes.fromhex(sys.argv[5]) if len(sys.argv) > 5 else None
-    notes = notes_with_id(open(notes_path, 'rb').read(), new_id)
+    if notes_path == '-':  # no notes file: a GNU note of BUILD-ID alone
+        notes = struct.pack('<III4s', 4, len(new_id), 3, b'GNU\0') + new_id
+    else:
+        notes = notes_with_id(open(notes_path, 'rb').read(), new_id)
     syms = text_symbols(kallsyms)
     stext = [a for a, _, n in syms if n == '_stext']
     if not stext or stext[0] == 0:

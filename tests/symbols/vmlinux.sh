@@ -9,7 +9,8 @@
 # - an image with another build id, and a file that is not ELF: the kernel
 #   has no symbols at all (addresses, [unknown]), no fallback on kallsyms;
 # - --kallsyms and --ignore-vmlinux win over -k;
-# - a relative -k is read under --symfs.
+# - a relative -k is read under --symfs;
+# - an image whose .text stops short: addresses past it are in no map.
 # The kernel DSO keeps perf's name [kernel.kallsyms].  Runs in a directory
 # with no file named vmlinux (perf would look at ./vmlinux).
 # shellcheck source=SCRIPTDIR/compare_lib.sh
@@ -39,6 +40,9 @@ bid=$(perf buildid-list -i k.data 2>/dev/null | awk '$2 == "[kernel.kallsyms]" {
 [ -n "$bid" ] || { echo "FAIL: no kernel build id recorded"; exit 1; }
 other=$(echo "$bid" | tr 0-9a-f 1-9a-f0)
 python3 "$gen" ksyms /sys/kernel/notes vm.other 200000 "$other" || exit 1
+# an image whose .text ends early: past it perf's kernel map ends too
+awk 'NF == 3 && $2 ~ /^[tTwW]$/ && ++n > 20000 { next } { print }' ksyms >ksyms.cut
+python3 "$gen" ksyms.cut /sys/kernel/notes vm.cut || exit 1
 echo "not an ELF file" >notelf
 # perf wants a relative -k to name a file here, then reads it under --symfs
 mkdir -p root/boot boot && cp vm.low root/boot/vmlinux && cp notelf boot/vmlinux
@@ -48,6 +52,9 @@ for f in vm.here vm.low vm.other notelf; do
 	check_report "$f-flat" k.data --vmlinux "$f" -g none
 	check_script "$f" k.data -k "$f"
 done
+# (script only: perf report resolves the first kernel address before it
+# reads the image, in the recorded map, and perfkit does not copy that)
+check_script cut k.data -k vm.cut
 check_report kallsyms-wins k.data -k vm.other --kallsyms /proc/kallsyms -g none
 check_report ignore-vmlinux k.data -k notelf --ignore-vmlinux -g none
 # (the kernel only: with --symfs, user-space names are another matter)

@@ -106,18 +106,24 @@ static void load_vmlinux(struct pk_session *s, struct pk_dso *d,
 {
 	const char *path = s->opts.vmlinux;
 	char buf[4096];
+	uint64_t text[2];
 	int err;
 
 	if (path[0] != '/' && s->opts.symfs) {
 		snprintf(buf, sizeof(buf), "%s/%s", s->opts.symfs, path);
 		path = buf;
 	}
-	err = pk_symtab_load_vmlinux(&d->symtab, path, d->bid.size ? &d->bid : NULL,
-				     s->kref_name, s->kref_addr, so);
+	err = pki_symtab_load_vmlinux(&d->symtab, path, d->bid.size ? &d->bid : NULL,
+				      s->kref_name, s->kref_addr, so, text);
 	if (err) {
 		d->symtab = NULL;
 		pki_debug("%s: not used for the kernel's symbols (%s)", path, strerror(-err));
+		return;
 	}
+	/* perf moves the kernel map onto .text once a symbol of it is read */
+	d->has_text = pk_symtab_count(d->symtab) > 0;
+	d->text_start = text[0];
+	d->text_end = text[1];
 }
 
 static void load_kernel(struct pk_session *s, struct pk_dso *d,
@@ -173,6 +179,12 @@ static void dso_load(struct pk_session *s, struct pk_dso *d)
 	}
 	if (!d->symtab)
 		pki_debug("%s: no symbols", d->name);
+}
+
+void pki_dso_load(struct pk_session *s, struct pk_dso *d)
+{
+	if (!d->loaded)
+		dso_load(s, d);
 }
 
 const struct pk_symbol *pki_dso_lookup(struct pk_session *s, struct pk_dso *d, uint64_t addr)

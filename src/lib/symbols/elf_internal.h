@@ -77,6 +77,14 @@ int pki_elf_open_debugdata(struct pki_elf_file *out, Elf *runtime, const char *p
 bool pki_elf_symbol_wanted(Elf *syms, Elf *runtime, const GElf_Sym *sym, const char *name,
 			   uint64_t *file_addr);
 
+/*
+ * pk_symtab_load_vmlinux(), also giving where the image's .text ran:
+ * [text[0], text[1]), set when it returns 0.
+ */
+int pki_symtab_load_vmlinux(struct pk_symtab **out, const char *path,
+			    const struct pk_build_id *bid, const char *ref_name,
+			    uint64_t ref_addr, const struct pk_symtab_opts *opts, uint64_t text[2]);
+
 /* "name@plt" symbols for the PLT of elf. */
 int pki_elf_add_plt(struct pk_symtab *st, Elf *elf);
 

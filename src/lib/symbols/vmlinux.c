@@ -67,7 +67,8 @@ static int add_text_symbols(struct pk_symtab *st, Elf *elf, Elf_Data *data,
 	return 0;
 }
 
-static int load(struct pk_symtab *st, Elf *elf, const char *ref_name, uint64_t ref_addr)
+static int load(struct pk_symtab *st, Elf *elf, const char *ref_name, uint64_t ref_addr,
+		uint64_t ran[2])
 {
 	GElf_Shdr sym_shdr, text_shdr;
 	Elf_Scn *symtab = pki_elf_symbols(elf, ".symtab", &sym_shdr);
@@ -84,12 +85,14 @@ static int load(struct pk_symtab *st, Elf *elf, const char *ref_name, uint64_t r
 	/* no reference symbol in the image: perf leaves it where it was linked */
 	if (ref_name && find_ref(elf, data, &sym_shdr, ref_name, &ref_here))
 		shift = (int64_t)(ref_addr - ref_here);
+	ran[0] = text_shdr.sh_addr + (uint64_t)shift;
+	ran[1] = ran[0] + text_shdr.sh_size;
 	return add_text_symbols(st, elf, data, &sym_shdr, elf_ndxscn(text), shift);
 }
 
-int pk_symtab_load_vmlinux(struct pk_symtab **out, const char *path,
-			   const struct pk_build_id *bid, const char *ref_name,
-			   uint64_t ref_addr, const struct pk_symtab_opts *opts)
+int pki_symtab_load_vmlinux(struct pk_symtab **out, const char *path,
+			    const struct pk_build_id *bid, const char *ref_name,
+			    uint64_t ref_addr, const struct pk_symtab_opts *opts, uint64_t text[2])
 {
 	struct pki_elf_file f;
 	struct pk_symtab *st;
@@ -108,7 +111,7 @@ int pk_symtab_load_vmlinux(struct pk_symtab **out, const char *path,
 	st = pki_symtab_new(opts);
 	if (!st)
 		goto out;
-	err = load(st, f.elf, ref_name, ref_addr);
+	err = load(st, f.elf, ref_name, ref_addr, text);
 	if (err)
 		pki_debug("%s: no .symtab or no .text: not a vmlinux", path);
 	if (!err)
@@ -120,4 +123,13 @@ int pk_symtab_load_vmlinux(struct pk_symtab **out, const char *path,
 out:
 	pki_elf_file_close(&f);
 	return err;
+}
+
+int pk_symtab_load_vmlinux(struct pk_symtab **out, const char *path,
+			   const struct pk_build_id *bid, const char *ref_name,
+			   uint64_t ref_addr, const struct pk_symtab_opts *opts)
+{
+	uint64_t text[2];
+
+	return pki_symtab_load_vmlinux(out, path, bid, ref_name, ref_addr, opts, text);
 }
