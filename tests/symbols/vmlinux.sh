@@ -61,6 +61,16 @@ check_report ignore-vmlinux k.data -k notelf --ignore-vmlinux -g none
 check_report symfs k.data --symfs root -k boot/vmlinux -g none --no-children \
 	--dsos '[kernel.kallsyms]'
 
+# system wide (every task's kernel frames, idle included), when allowed
+if perf record -q -a -g -e cpu-clock -F 1000 -o a.data -- \
+	dd if=/dev/zero of=/dev/null bs=4k count=50000 >/dev/null 2>&1; then
+	check_report all-cpus a.data -k vm.low
+	check_script all-cpus a.data -k vm.low
+	check_script all-cpus-other a.data -k vm.other
+else
+	echo "skip all-cpus: perf record -a not permitted"
+fi
+
 # the checks above pass only when the image was read: names from it show
 "$PERFKIT" script -i k.data -k vm.here -F ip,sym 2>/dev/null | grep -q '_vm$' ||
 	{ echo "FAIL: no name of the image in script -k"; fail=1; }
