@@ -41,6 +41,11 @@ struct pk_session_opts {
 	const char *debug_dir;	/* default "/usr/lib/debug" */
 	bool file_order;	/* records as stored, not sorted by time */
 	const char *symfs;	/* root the recorded paths are under (perf's --symfs) */
+	/* Kernel symbols from this vmlinux image instead of kallsyms (perf's
+	 * -k): used only when its build id is the recorded kernel's; when it
+	 * is not usable the kernel has no symbols (as in perf).  Looked up
+	 * under symfs when relative.  kallsyms, when set, wins. */
+	const char *vmlinux;
 };
 
 /* Where an address landed. */

@@ -82,6 +82,22 @@ int pk_symtab_load_elf(struct pk_symtab **out, const char *path, const struct pk
 int pk_symtab_load_kallsyms(struct pk_symtab **out, const char *path,
 			    const struct pk_symtab_opts *opts);
 
+/*
+ * Kernel symbols from a vmlinux image at path (perf's -k/--vmlinux): the
+ * functions and labels of its .text from .symtab, at run-time addresses.
+ * When bid is not NULL (size > 0) an image with another build id, or none,
+ * is not used (-ENOENT).  ref_name and ref_addr say where a reference
+ * symbol (perf records "_text" or "_stext") was in the recorded kernel:
+ * the symbols move by ref_addr minus the image's value of that symbol
+ * (KASLR); with ref_name NULL, or no such symbol, they stay where they were
+ * linked.  Returns 0 and a table the caller frees with pk_symtab_free(),
+ * -ENOENT, -EINVAL when the file is not an ELF image with .symtab and
+ * .text, or another negative errno.
+ */
+int pk_symtab_load_vmlinux(struct pk_symtab **out, const char *path,
+			   const struct pk_build_id *bid, const char *ref_name,
+			   uint64_t ref_addr, const struct pk_symtab_opts *opts);
+
 /* Address of the first symbol called name in a kallsyms file, or 0. */
 uint64_t pk_kallsyms_lookup_name(const char *path, const char *name);
 

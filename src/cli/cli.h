@@ -58,5 +58,7 @@ int cli_filter_time(struct pk_sample_filter *f, const char *str, struct pk_reade
 void cli_symbol_hint(const struct pk_unresolved *u);
 /* The same for the samples s delivered so far. */
 void cli_session_symbol_hint(struct pk_session *s);
+/* The vmlinux image -k named (NULL: none), for the kernel's remedy. */
+void cli_symbol_hint_vmlinux(const char *path);
 
 #endif

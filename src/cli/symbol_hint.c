@@ -16,6 +16,14 @@
 #define HINT_MIN_PERCENT 5
 #define HINT_MAX_FILES	 3
 
+/* -k's image: when the kernel has no symbols it is the one to blame */
+static const char *hint_vmlinux;
+
+void cli_symbol_hint_vmlinux(const char *path)
+{
+	hint_vmlinux = path;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -60,6 +68,9 @@ static const char *file_remedy(const struct pk_unresolved_dso *d)
 
 static const char *remedy(const struct pk_unresolved_dso *d)
 {
+	if (d->kernel && hint_vmlinux)
+		return "the vmlinux given with -k is not used: not an ELF image with a "
+		       ".symtab, or not the recorded kernel's build id";
 	if (d->kernel)
 		return "kernel addresses are hidden (kernel.kptr_restrict, or not root) or "
 		       "the recording is from another kernel";

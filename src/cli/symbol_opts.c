@@ -48,14 +48,11 @@ bool cli_symbol_option(int c, const char *arg, struct cli_symbol_opts *o, int *s
 	case 'k':
 		o->vmlinux = arg;
 		*status = need_file(arg);
-		if (!*status) {
-			cli_error("--vmlinux: kernel symbols from a vmlinux are not supported "
-				  "yet; use --kallsyms FILE");
-			*status = 129;
-		}
 		return true;
 	case CLI_OPT_IGNORE_VMLINUX:
-		/* perfkit never looks for a vmlinux of its own accord */
+		/* it also sets -k aside, as in perf; perfkit never looks for a
+		 * vmlinux of its own accord */
+		o->ignore_vmlinux = true;
 		*status = 0;
 		return true;
 	default:
@@ -75,4 +72,8 @@ void cli_symbol_session_opts(const struct cli_symbol_opts *o, struct pk_session_
 		so->buildid_dir = o->buildid_dir;
 	if (o->kallsyms)
 		so->kallsyms = o->kallsyms;
+	if (o->vmlinux && !o->ignore_vmlinux && !o->kallsyms) {
+		so->vmlinux = o->vmlinux;
+		cli_symbol_hint_vmlinux(o->vmlinux);
+	}
 }

@@ -32,14 +32,15 @@ enum {
 	"        --symfs <dir>     look for the recorded files under this root\n"        \
 	"        --buildid-dir <dir>  perf's build-id cache (default ~/.debug)\n"        \
 	"        --kallsyms <file> kernel symbols from this file\n"                      \
-	"    -k, --vmlinux <file>  (not supported yet: refused)\n"                       \
-	"        --ignore-vmlinux  accepted: perfkit never looks for a vmlinux\n"
+	"    -k, --vmlinux <file>  kernel symbols from this vmlinux image\n"            \
+	"        --ignore-vmlinux  set -k aside (perfkit never looks for a vmlinux)\n"
 
 struct cli_symbol_opts {
 	const char *symfs;
 	const char *buildid_dir;
 	const char *kallsyms;
 	const char *vmlinux;
+	bool ignore_vmlinux;
 };
 
 /*

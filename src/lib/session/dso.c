@@ -96,11 +96,48 @@ static const char *kernel_kallsyms(struct pk_session *s, const struct pk_dso *d,
 	return buf;
 }
 
+/*
+ * -k FILE: the kernel's symbols come from that image or from nowhere (perf
+ * falls back on no kallsyms when it is not usable).  A relative path is
+ * under --symfs, as in perf.
+ */
+static void load_vmlinux(struct pk_session *s, struct pk_dso *d,
+			 const struct pk_symtab_opts *so)
+{
+	const char *path = s->opts.vmlinux;
+	char buf[4096];
+	uint64_t text[2];
+	int err;
+
+	if (path[0] != '/' && s->opts.symfs) {
+		snprintf(buf, sizeof(buf), "%s/%s", s->opts.symfs, path);
+		path = buf;
+	}
+	err = pki_symtab_load_vmlinux(&d->symtab, path, d->bid.size ? &d->bid : NULL,
+				      s->kref_name, s->kref_addr, so, text);
+	if (err) {
+		d->symtab = NULL;
+		pki_debug("%s: not used for the kernel's symbols (%s)", path, strerror(-err));
+		return;
+	}
+	/* perf moves the kernel map onto .text once a symbol of it is read */
+	d->has_text = pk_symtab_count(d->symtab) > 0;
+	d->text_start = text[0];
+	d->text_end = text[1];
+}
+
 static void load_kernel(struct pk_session *s, struct pk_dso *d,
 			struct pk_symtab_opts *so)
 {
 	char buf[4096];
-	const char *path = kernel_kallsyms(s, d, buf, sizeof(buf));
+	const char *path;
+
+	/* --kallsyms wins over -k, as in perf */
+	if (s->opts.vmlinux && !s->opts.kallsyms) {
+		load_vmlinux(s, d, so);
+		return;
+	}
+	path = kernel_kallsyms(s, d, buf, sizeof(buf));
 
 	if (!path)
 		return;
@@ -142,6 +179,12 @@ static void dso_load(struct pk_session *s, struct pk_dso *d)
 	}
 	if (!d->symtab)
 		pki_debug("%s: no symbols", d->name);
+}
+
+void pki_dso_load(struct pk_session *s, struct pk_dso *d)
+{
+	if (!d->loaded)
+		dso_load(s, d);
 }
 
 const struct pk_symbol *pki_dso_lookup(struct pk_session *s, struct pk_dso *d, uint64_t addr)

@@ -96,6 +96,29 @@ static bool kernel_mode(uint8_t cpumode)
 	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
+/*
+ * With a vmlinux (-k) perf's kernel map is the image's .text where the
+ * kernel ran, not the recorded MMAP's range: inside it is the kernel,
+ * outside it no map (modules keep theirs).  True when that decided.
+ */
+static bool resolve_vmlinux(struct pk_session *s, const struct pki_map *map, uint64_t addr,
+			    struct pk_location *out)
+{
+	struct pk_dso *k = s->kernel_dso;
+
+	if (!s->opts.vmlinux || s->opts.kallsyms || !k)
+		return false;
+	pki_dso_load(s, k);
+	if (!k->has_text)
+		return false;
+	if (addr >= k->text_start && addr < k->text_end) {
+		out->dso = k;
+		out->sym = pki_dso_lookup(s, k, addr);
+		return true;
+	}
+	return !map || map->dso == k;
+}
+
 static void resolve_in(struct pk_session *s, const struct pki_maps *maps, uint8_t cpumode,
 		       uint64_t addr, struct pk_location *out)
 {
@@ -104,6 +127,8 @@ static void resolve_in(struct pk_session *s, const struct pki_maps *maps, uint8_
 	memset(out, 0, sizeof(*out));
 	out->ip = out->addr = addr;
 	out->cpumode = cpumode;
+	if (kernel_mode(cpumode) && resolve_vmlinux(s, map, addr, out))
+		return;
 	if (!map && s->kernel_dso && kernel_mode(cpumode)) {
 		/* past the end of the recorded kernel map (init text, which the
 		 * MMAP record stops short of) perf still finds kallsyms symbols,

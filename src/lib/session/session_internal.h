@@ -21,6 +21,10 @@ struct pk_dso {
 	uint32_t serial;	/* creation order: 0, 1, ... (perf compares
 				 * DSOs by address, which follows it) */
 	struct pk_symtab *symtab; /* NULL when nothing could be loaded */
+	/* the kernel's symbols came from a vmlinux (-k): its .text, where the
+	 * kernel ran, is all the kernel map covers, as in perf */
+	bool has_text;
+	uint64_t text_start, text_end;
 	uint64_t nr_samples;	/* samples whose ip is here (unresolved.c) */
 	uint64_t nr_unresolved;	/* of these, the ones without a symbol */
 	struct pk_dso *next;	/* session's list */
@@ -159,6 +163,8 @@ static inline struct pki_loc_entry *pki_loc_slot(struct pk_session *s, const str
 struct pk_dso *pki_dso_findnew(struct pk_session *s, const char *name,
 			       const struct pk_build_id *bid, bool kernel);
 const struct pk_symbol *pki_dso_lookup(struct pk_session *s, struct pk_dso *d, uint64_t addr);
+/* Load d's symbols now if they are not yet (they are, on first lookup). */
+void pki_dso_load(struct pk_session *s, struct pk_dso *d);
 void pki_dsos_free(struct pk_session *s);
 
 /* unresolved.c: count a delivered sample for pk_session_unresolved() */

@@ -31,6 +31,10 @@ bool pki_elf_is_image(Elf *elf);
 
 int pki_elf_read_build_id(Elf *elf, struct pk_build_id *out);
 
+/* Whether f has the build id want (true when want is NULL or empty); a
+ * file without one never matches.  Says why not under -v. */
+bool pki_elf_build_id_matches(const struct pki_elf_file *f, const struct pk_build_id *want);
+
 /* opts->buildid_dir, else $PERF_BUILDID_DIR, else $HOME/.debug (in buf). */
 const char *pki_buildid_dir(const struct pk_symtab_opts *opts, char *buf, size_t len);
 
@@ -72,6 +76,14 @@ int pki_elf_open_debugdata(struct pki_elf_file *out, Elf *runtime, const char *p
  */
 bool pki_elf_symbol_wanted(Elf *syms, Elf *runtime, const GElf_Sym *sym, const char *name,
 			   uint64_t *file_addr);
+
+/*
+ * pk_symtab_load_vmlinux(), also giving where the image's .text ran:
+ * [text[0], text[1]), set when it returns 0.
+ */
+int pki_symtab_load_vmlinux(struct pk_symtab **out, const char *path,
+			    const struct pk_build_id *bid, const char *ref_name,
+			    uint64_t ref_addr, const struct pk_symtab_opts *opts, uint64_t text[2]);
 
 /* "name@plt" symbols for the PLT of elf. */
 int pki_elf_add_plt(struct pk_symtab *st, Elf *elf);

@@ -151,7 +151,7 @@ int pk_elf_build_id(const char *path, struct pk_build_id *out)
 	return err;
 }
 
-static bool build_id_matches(const struct pki_elf_file *f, const struct pk_build_id *want)
+bool pki_elf_build_id_matches(const struct pki_elf_file *f, const struct pk_build_id *want)
 {
 	struct pk_build_id have = {0};
 	char a[65], b[65];
@@ -316,7 +316,7 @@ int pki_symsrc_find(struct pki_symsrc *src, const char *path, const struct pk_bu
 	for (int i = 0; i < c->nr && (!src->syms.elf || !src->runtime.elf); i++) {
 		if (pki_elf_file_open(&f, c->path[i]))
 			continue;
-		if (!build_id_matches(&f, bid) || !take_roles(src, &f, c->path[i]))
+		if (!pki_elf_build_id_matches(&f, bid) || !take_roles(src, &f, c->path[i]))
 			pki_elf_file_close(&f);
 	}
 	free(c);
