@@ -21,6 +21,7 @@ static const char convert_usage[] =
 	"    -e, --event <name>    only samples of this event\n"
 	"        --no-symbols      do not resolve symbols (addresses only)\n"
 	CLI_SYMBOL_USAGE
+	CLI_IGNORE_VMLINUX_USAGE
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -q, --quiet           no warnings or messages (such as the one on files\n"
@@ -40,6 +41,7 @@ static const struct option convert_options[] = {
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	CLI_SYMBOL_LONG_OPTIONS,
+	CLI_IGNORE_VMLINUX_OPTION,
 	{NULL, 0, NULL, 0},
 };
 

@@ -78,6 +78,7 @@ static const char report_usage[] =
 	"        --no-demangle     keep the mangled names\n"
 	"    -T, --threads         each thread's counts at its exit (perf record -s)\n"
 	CLI_SYMBOL_USAGE
+	CLI_IGNORE_VMLINUX_USAGE
 	"        --ns              accepted: only the (refused) time key shows times\n"
 	"        --stdio-color <m> never (or auto without a terminal); colours are refused\n"
 	"    -f, --force           don't complain, do it\n"
@@ -163,6 +164,7 @@ static const struct option report_options[] = {
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"threads", no_argument, NULL, 'T'},
 	CLI_SYMBOL_LONG_OPTIONS,
+	CLI_IGNORE_VMLINUX_OPTION,
 	{"ns", no_argument, NULL, OPT_NS},
 	{"tasks", no_argument, NULL, OPT_TASKS},
 	{"mmaps", no_argument, NULL, OPT_MMAPS},

@@ -24,7 +24,8 @@ static const char html_usage[] =
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         be more verbose\n"
 	"    -q, --quiet           no warnings or messages\n"
-	CLI_SYMBOL_USAGE;
+	CLI_SYMBOL_USAGE
+	CLI_IGNORE_VMLINUX_USAGE;
 
 static const struct option html_options[] = {
 	{"html", no_argument, NULL, 'H'},
@@ -35,6 +36,7 @@ static const struct option html_options[] = {
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	CLI_SYMBOL_LONG_OPTIONS,
+	CLI_IGNORE_VMLINUX_OPTION,
 	{NULL, 0, NULL, 0},
 };
 

@@ -36,6 +36,8 @@ bool cli_symbol_option(int c, const char *arg, struct cli_symbol_opts *o, int *s
 	case CLI_OPT_SYMFS:
 		o->symfs = arg;
 		*status = need_dir("--symfs", arg);
+		/* as perf: the build-id cache of a symfs root is its own .debug */
+		snprintf(o->symfs_cache, sizeof(o->symfs_cache), "%s/.debug", arg);
 		return true;
 	case CLI_OPT_BUILDID_DIR:
 		o->buildid_dir = arg;
@@ -68,6 +70,8 @@ void cli_symbol_session_opts(const struct cli_symbol_opts *o, struct pk_session_
 	if (symfs && (!*symfs || !strcmp(symfs, "/")))
 		symfs = NULL;
 	so->symfs = symfs;
+	if (symfs)
+		so->buildid_dir = o->symfs_cache;
 	if (o->buildid_dir)
 		so->buildid_dir = o->buildid_dir;
 	if (o->kallsyms)

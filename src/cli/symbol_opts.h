@@ -24,15 +24,18 @@ enum {
 	{"symfs", required_argument, NULL, CLI_OPT_SYMFS},                      \
 	{"buildid-dir", required_argument, NULL, CLI_OPT_BUILDID_DIR},          \
 	{"kallsyms", required_argument, NULL, CLI_OPT_KALLSYMS},                \
-	{"vmlinux", required_argument, NULL, 'k'},                              \
-	{"ignore-vmlinux", no_argument, NULL, CLI_OPT_IGNORE_VMLINUX}
+	{"vmlinux", required_argument, NULL, 'k'}
+
+/* perf report has it, perf script does not. */
+#define CLI_IGNORE_VMLINUX_OPTION {"ignore-vmlinux", no_argument, NULL, CLI_OPT_IGNORE_VMLINUX}
 
 /* Their --help lines. */
 #define CLI_SYMBOL_USAGE                                                              \
 	"        --symfs <dir>     look for the recorded files under this root\n"        \
 	"        --buildid-dir <dir>  perf's build-id cache (default ~/.debug)\n"        \
 	"        --kallsyms <file> kernel symbols from this file\n"                      \
-	"    -k, --vmlinux <file>  kernel symbols from this vmlinux image\n"            \
+	"    -k, --vmlinux <file>  kernel symbols from this vmlinux image\n"
+#define CLI_IGNORE_VMLINUX_USAGE                                                      \
 	"        --ignore-vmlinux  set -k aside (perfkit never looks for a vmlinux)\n"
 
 struct cli_symbol_opts {
@@ -41,6 +44,7 @@ struct cli_symbol_opts {
 	const char *kallsyms;
 	const char *vmlinux;
 	bool ignore_vmlinux;
+	char symfs_cache[4096];	/* perf's build-id cache under --symfs */
 };
 
 /*
