@@ -333,6 +333,8 @@ static void test_record_terms(void **state)
 		assert_int_not_equal(pk_event_list_parse(&list, bad_terms[i], &opts, &err), 0);
 		assert_int_equal(list.nr, 0);
 	}
+	/* a failed parse leaves the list empty, but it still owns its array */
+	pk_event_list_free(&list);
 }
 
 static void test_env_roots(void **state)
