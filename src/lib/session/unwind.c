@@ -29,8 +29,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <dwarf.h>
+#include <perfkit/buildid.h>
 #include "unwind_internal.h"
 #include "internal.h"
+#include "symbols/elf_internal.h"
 
 enum { RBP = 6, RSP = 7 }; /* x86-64 DWARF register numbers */
 
@@ -115,20 +117,15 @@ static bool build_id_ok(const char *path, const struct pk_build_id *want)
  * recorded path, each only with the recorded build id. */
 static char *dso_file(struct pk_session *s, const struct pk_dso *d)
 {
-	const char *home = getenv("HOME");
-	char buf[4096], hex[65];
+	struct pk_symtab_opts so = {.sz = sizeof(so), .buildid_dir = s->opts.buildid_dir};
+	char buf[4096], dir[4096], hex[65];
 
 	if (d->kind != PKI_DSO_ELF)
 		return NULL;
 	if (d->bid.size && d->bid.size <= 32) {
-		for (int i = 0; i < d->bid.size; i++)
-			sprintf(hex + 2 * i, "%02x", d->bid.data[i]);
-		if (s->opts.buildid_dir)
-			snprintf(buf, sizeof(buf), "%s/.build-id/%.2s/%s/elf", s->opts.buildid_dir,
-				 hex, hex + 2);
-		else
-			snprintf(buf, sizeof(buf), "%s/.debug/.build-id/%.2s/%s/elf",
-				 home && *home ? home : "/root", hex, hex + 2);
+		pk_build_id_hex(&d->bid, hex);
+		snprintf(buf, sizeof(buf), "%s/.build-id/%.2s/%s/elf",
+			 pki_buildid_dir(&so, dir, sizeof(dir)), hex, hex + 2);
 		if (build_id_ok(buf, &d->bid))
 			return strdup(buf);
 	}
