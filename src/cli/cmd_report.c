@@ -40,8 +40,11 @@ static const char report_usage[] =
 	"        --stdio           use the stdio interface (the default)\n"
 	"        --children        accumulate callchains of children (default with -g data)\n"
 	"        --no-children     only self overhead\n"
-	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu,trace (default comm,dso,sym;\n"
-	"                          trace for a file of tracepoints alone)\n"
+	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu,trace,parent (default\n"
+	"                          comm,dso,sym; trace for a file of tracepoints alone)\n"
+	"    -p, --parent <regex>  the parent key: a callchain's first function matching\n"
+	"                          (default ^sys_|^do_page_fault), [other] for none\n"
+	"    -x, --exclude-other   hide the entries without a parent\n"
 	"    -g, --call-graph [<m>] graph, fractal, flat, folded or none, caller, callee,\n"
 	"                          a limit, a print limit, percent or period\n"
 	"        --percent-limit <n> hide entries below n percent\n"
@@ -86,7 +89,7 @@ static const char report_usage[] =
 	"    -h, --help            show this help\n"
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
-	"    -k -M -m -p -w -x, --hierarchy, --ignore-callees,\n"
+	"    -k -M -m -w, --hierarchy, --ignore-callees,\n"
 	"    --time-quantum (and -s time), --raw-trace,\n"
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
@@ -162,6 +165,8 @@ static const struct option report_options[] = {
 	{"demangle", no_argument, NULL, OPT_DEMANGLE},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"threads", no_argument, NULL, 'T'},
+	{"parent", required_argument, NULL, 'p'},
+	{"exclude-other", no_argument, NULL, 'x'},
 	CLI_SYMBOL_LONG_OPTIONS,
 	{"ns", no_argument, NULL, OPT_NS},
 	{"tasks", no_argument, NULL, OPT_TASKS},
@@ -173,9 +178,7 @@ static const struct option report_options[] = {
 	 * short ones below) */
 	{"disassembler-style", required_argument, NULL, 'M'},
 	{"modules", no_argument, NULL, 'm'},
-	{"parent", required_argument, NULL, 'p'},
 	{"column-widths", required_argument, NULL, 'w'},
-	{"exclude-other", no_argument, NULL, 'x'},
 	{"asm-raw", no_argument, NULL, OPT_UNSUPPORTED},
 	{"branch-history", no_argument, NULL, OPT_UNSUPPORTED},
 	{"demangle-kernel", no_argument, NULL, OPT_UNSUPPORTED},
@@ -440,11 +443,15 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			if (parse_stdio_color(optarg))
 				return -EINVAL;
 			break;
+		case 'p':
+			a->stdio.parent = optarg;
+			break;
+		case 'x':
+			a->stdio.exclude_other = true;
+			break;
 		case 'M':
 		case 'm':
-		case 'p':
 		case 'w':
-		case 'x':
 			return refuse_short(c);
 		case OPT_UNSUPPORTED: {
 			char name[64];

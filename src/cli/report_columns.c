@@ -32,6 +32,8 @@ static const char *key_header(enum pk_hist_key k)
 		return "CPU";
 	case PK_HIST_KEY_TRACE:
 		return "Trace output";
+	case PK_HIST_KEY_PARENT:
+		return "Parent symbol";
 	default:
 		return "?";
 	}
@@ -147,6 +149,8 @@ void report_columns_widths(struct report_layout *l, const struct pk_hist_event *
 		grow(&l->width[PK_HIST_KEY_PID], (int)strlen(pk_thread_comm(e->thread)) + 8);
 		if (e->dso)
 			grow(&l->width[PK_HIST_KEY_DSO], (int)strlen(pk_dso_short_name(e->dso)));
+		if (e->parent)
+			grow(&l->width[PK_HIST_KEY_PARENT], (int)strlen(e->parent));
 		if (e->trace && trace_known(l, ev))
 			grow(&l->width[PK_HIST_KEY_TRACE], (int)strlen(e->trace));
 		if (e->sym) {
@@ -234,6 +238,9 @@ static void format_key(struct report_out *o, const struct report_layout *l, enum
 	case PK_HIST_KEY_TRACE:
 		/* cut to the width, padded only as a column before others */
 		report_out_left(o, e->trace ? e->trace : "", w, 0);
+		break;
+	case PK_HIST_KEY_PARENT:
+		report_out_left(o, e->parent ? e->parent : "[other]", w, w);
 		break;
 	default:
 		break;

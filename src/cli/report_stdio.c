@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/session.h>
@@ -57,6 +58,43 @@ static int parse_sort(struct pk_session *s, const char *list, struct report_layo
 		l->keys[l->nr_keys++] = (enum pk_hist_key)k;
 		p += n + (p[n] == ',');
 	}
+	return 0;
+}
+
+/* perf's -p adds the parent key after the others (unless named) */
+static int add_parent_key(const struct report_stdio_opts *o, struct report_layout *l)
+{
+	for (uint32_t i = 0; i < l->nr_keys; i++)
+		if (l->keys[i] == PK_HIST_KEY_PARENT)
+			l->parent_key = true;
+	if (!o->parent || l->parent_key)
+		return 0;
+	if (l->nr_keys >= PK_HIST_KEY_MAX) {
+		cli_error("report: too many --sort keys");
+		return -EINVAL;
+	}
+	l->keys[l->nr_keys++] = PK_HIST_KEY_PARENT;
+	l->parent_key = true;
+	return 0;
+}
+
+/* A -p regex that does not compile: one line, as for other bad input. */
+static int check_parent_regex(const char *re)
+{
+	regex_t r;
+	int err;
+
+	if (!re)
+		return 0;
+	err = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	if (err) {
+		char msg[128];
+
+		regerror(err, &r, msg, sizeof(msg));
+		cli_error("report: bad -p/--parent regex '%s': %s", re, msg);
+		return -EINVAL;
+	}
+	regfree(&r);
 	return 0;
 }
 
@@ -354,6 +392,13 @@ static void print_json(FILE *out, const struct pk_hist *h, const struct report_l
 				fputs(", \"trace\": ", out);
 				json_string(out, e->trace);
 			}
+			if (l->parent_key) {
+				fputs(", \"parent\": ", out);
+				if (e->parent)
+					json_string(out, e->parent);
+				else
+					fputs("null", out);
+			}
 			json_entry_members(out, ev, e, l);
 			fputc('}', out);
 		}
@@ -402,7 +447,7 @@ static int graph_wanted(const char *arg)
  * graphs, the caller first unless --no-children, and shows no children.
  */
 static int setup_callchain(struct pk_session *s, const struct report_stdio_opts *o,
-			   struct report_layout *l, int *order)
+			   struct report_layout *l, int *order, int *walk_order)
 {
 	bool pipe = is_pipe(s);
 
@@ -427,6 +472,9 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 		l->cg.min_percent = o->percent_limit;
 	if (o->inverted)
 		*order = PK_CALLCHAIN_CALLER;
+	/* perf walks the chains in this order for the parent even when it
+	 * draws none */
+	*walk_order = *order;
 	if (l->cg.mode == REPORT_GRAPH_NONE)
 		*order = PK_CALLCHAIN_NONE;
 	return 0;
@@ -452,7 +500,7 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 {
 	bool fields_children = true, sort_comm = false, sort_dso = false;
 
-	if (parse_sort(s, o->sort, l))
+	if (parse_sort(s, o->sort, l) || add_parent_key(o, l) || check_parent_regex(o->parent))
 		return -EINVAL;
 	for (uint32_t i = 0; o->sort && i < l->nr_keys; i++)
 		sort_comm = sort_comm || l->keys[i] == PK_HIST_KEY_COMM;
@@ -480,7 +528,9 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	/* --max-stack 0 is no frames; 0 in the library is the default */
 	ho->max_stack = o->max_stack < 0 ? 0 : o->max_stack ? o->max_stack : -1;
 	ho->hide_unresolved = o->hide_unresolved;
-	if (setup_callchain(s, o, l, &ho->callchain))
+	ho->parent_regex = o->parent;
+	ho->exclude_other = o->exclude_other;
+	if (setup_callchain(s, o, l, &ho->callchain, &ho->parent_order))
 		return -EINVAL;
 	ho->callchain_min_percent = tree_limit(o, l);
 	return 0;

@@ -49,6 +49,8 @@ struct report_stdio_opts {
 	bool hide_unresolved;	/* -U */
 	bool no_demangle;
 	bool threads;		/* -T */
+	const char *parent;	/* -p regex: the parent key added, NULL none */
+	bool exclude_other;	/* -x: entries without a parent hidden */
 	struct cli_symbol_opts symsrc; /* --symfs, --kallsyms, ... */
 };
 
@@ -101,6 +103,7 @@ struct pk_header;
 struct report_layout {
 	enum pk_hist_key keys[PK_HIST_KEY_MAX];	/* the histogram's sort keys */
 	uint32_t nr_keys;
+	bool parent_key;		/* the parent key is among them */
 	bool accumulate;		/* entries of the callchains too */
 	bool children;			/* their column, and the order by it */
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */

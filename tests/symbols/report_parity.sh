@@ -144,8 +144,8 @@ check_report mmaps "$tmp/fork.data" --mmaps
 check_report mmaps "$f" --mmaps
 n=$((n + 4))
 
-for o in -k/--vmlinux:-k,/proc/self/exe -M/--disassembler-style:-M,x -m/--modules:-m -p/--parent:-p,sys \
-	-w/--column-widths:-w,1 -x/--exclude-other:-x --hierarchy --ignore-callees:--ignore-callees,x \
+for o in -k/--vmlinux:-k,/proc/self/exe -M/--disassembler-style:-M,x -m/--modules:-m \
+	-w/--column-widths:-w,1 --hierarchy --ignore-callees:--ignore-callees,x \
 	--time-quantum:--time-quantum,1ms --raw-trace \
 	--itrace --inline --tui --stdio-color:--stdio-color,always; do
 	name=${o%%:*}

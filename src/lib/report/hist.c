@@ -64,6 +64,7 @@ static void make_key(const struct pk_hist *h, struct pk_hist_entry *e, const str
 	memset(e, 0, sizeof(*e));
 	e->comm = st->comm;
 	e->trace = st->trace;
+	e->parent = st->parent;
 	e->thread = st->first_thread;
 	e->pid = pk_thread_pid(e->thread);
 	e->tid = pk_thread_tid(e->thread);
@@ -93,6 +94,8 @@ uint64_t pki_hist_entry_hash(const struct pk_hist *h, const struct pk_hist_entry
 		x = mix(mix(x, (uintptr_t)e->sym), e->addr);
 	if (has_key(h, PK_HIST_KEY_TRACE))
 		x = mix(x, (uintptr_t)e->trace);
+	if (has_key(h, PK_HIST_KEY_PARENT))
+		x = mix(x, (uintptr_t)e->parent);
 	return mix(x, 0);
 }
 
@@ -110,6 +113,8 @@ bool pki_hist_entry_same(const struct pk_hist *h, const struct pk_hist_entry *a,
 	if (has_key(h, PK_HIST_KEY_SYM) && (a->sym != b->sym || a->addr != b->addr))
 		return false;
 	if (has_key(h, PK_HIST_KEY_TRACE) && a->trace != b->trace)
+		return false;
+	if (has_key(h, PK_HIST_KEY_PARENT) && a->parent != b->parent)
 		return false;
 	return true;
 }
@@ -292,6 +297,21 @@ static const char *trace_key(struct pk_hist *h, struct pk_session *s,
 	return pki_strtab_intern(&h->traces, h->trace_buf);
 }
 
+/* The parent key of a sample whose callchain is frames, interned (NULL:
+ * none); 0 or -ENOMEM. */
+static int parent_key(struct pk_hist *h, const struct pk_frame *frames, size_t n,
+		      const char **out)
+{
+	const struct pk_symbol *sym;
+	int err = pki_parent_find(h->parent, frames, n, &sym);
+
+	*out = NULL;
+	if (err || !sym)
+		return err;
+	*out = pki_strtab_intern(&h->parents, sym->name);
+	return *out ? 0 : -ENOMEM;
+}
+
 /* The comm of a sample of thread, interned: most samples come from a
  * thread whose comm was interned for its last one, which a string compare
  * confirms (a comm can change, and a thread's address be reused). */
@@ -344,11 +364,20 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	p->k.first_cpu = (ev->sample.type & PERF_SAMPLE_CPU) ? ev->sample.cpu : UINT32_MAX;
 	p->k.cpu = has_key(h, PK_HIST_KEY_CPU) ? p->k.first_cpu : 0;
 	p->loc = ev->loc;
-	if (h->children || h->callchain)
+	if (h->children || h->callchain || h->parent)
 		n = pki_hist_callchain(h->callchain != PK_CALLCHAIN_CALLEE, s, ev, frames, PKI_HIST_FRAMES,
 				       h->max_stack);
 	if (h->hide_unresolved)
 		n = pki_frames_drop_unresolved(frames, n);
+	if (h->parent) {
+		int err = parent_key(h, frames, n, &p->k.parent);
+
+		if (err)
+			return err;
+		/* the chain was read for the parent alone */
+		if (!h->children && !h->callchain)
+			n = 0;
+	}
 	return pki_pipe_commit(&h->pipe, (uint32_t)n);
 }
 
@@ -370,7 +399,7 @@ int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame
 	 * a sample creates stays hidden */
 	hidden = !pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(st->first_thread),
 					 pk_thread_tid(st->first_thread)) ||
-		 !pki_hist_filter_location(&h->filter, loc);
+		 !pki_hist_filter_location(&h->filter, loc) || (h->exclude_other && !st->parent);
 	make_key(h, &key, st, loc, hidden);
 	err = fn(arg, &w, &key, 0, w.n);
 	if (err || !h->children)
@@ -576,7 +605,8 @@ static void set_replay(struct pk_hist *h)
 	}
 	/* the replay does not rank trace values: beside them a symbol key's
 	 * lookups are taken as found */
-	if (!has_key(h, PK_HIST_KEY_SYM) || has_key(h, PK_HIST_KEY_TRACE))
+	if (!has_key(h, PK_HIST_KEY_SYM) || has_key(h, PK_HIST_KEY_TRACE) ||
+	    has_key(h, PK_HIST_KEY_PARENT))
 		h->stacks.log_mode = 0;
 	h->stacks.log_frames = h->children;
 }
@@ -608,6 +638,15 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->keep = o.keep;
 	h->out.no_collapse = o.no_collapse;
 	h->out.dso_from_fields = o.dso_from_fields;
+	h->exclude_other = o.exclude_other;
+	if (has_key(h, PK_HIST_KEY_PARENT)) {
+		h->parent = malloc(sizeof(*h->parent));
+		err = !h->parent ? -ENOMEM
+				 : pki_parent_init(h->parent, o.parent_regex,
+						   o.parent_order == PK_CALLCHAIN_CALLER);
+		if (err)
+			goto fail;
+	}
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, hash_batch, prepare_batch,
@@ -667,6 +706,10 @@ void pk_hist_free(struct pk_hist *h)
 	pki_stacks_free(&h->stacks);
 	pki_strtab_free(&h->comms);
 	pki_strtab_free(&h->traces);
+	pki_strtab_free(&h->parents);
+	if (h->parent)
+		pki_parent_free(h->parent);
+	free(h->parent);
 	free(h->trace_buf);
 	pki_hist_filter_free(&h->filter);
 	free(h);
@@ -693,6 +736,7 @@ int pk_hist_key_parse(const char *name, size_t len)
 		[PK_HIST_KEY_COMM] = "comm", [PK_HIST_KEY_PID] = "pid",
 		[PK_HIST_KEY_DSO] = "dso",   [PK_HIST_KEY_SYM] = "sym",
 		[PK_HIST_KEY_CPU] = "cpu",   [PK_HIST_KEY_TRACE] = "trace",
+		[PK_HIST_KEY_PARENT] = "parent",
 	};
 
 	for (int i = 0; i < PK_HIST_KEY_MAX; i++)

@@ -7,6 +7,7 @@
 #define PK_HIST_BUILD_H
 
 #include <pthread.h>
+#include <regex.h>
 #include <stdatomic.h>
 #include "hist_internal.h"
 
@@ -32,6 +33,28 @@ struct hist_event {
 	struct pk_hist_value *values;	/* the entries' members, in groups */
 };
 
+/* The parent key's matcher (hist_parent.c). */
+struct pki_parent_slot {
+	const struct pk_symbol *sym;
+	bool match;
+};
+
+struct pki_parent {
+	regex_t re;
+	bool compiled;
+	bool from_caller;		/* walk from the outermost frame */
+	struct pki_parent_slot *slots;	/* symbols met, open addressing */
+	size_t nr, nr_slots;
+};
+
+/* 0, or -EINVAL for a regex that does not compile (NULL: perf's default). */
+int pki_parent_init(struct pki_parent *p, const char *regex, bool from_caller);
+void pki_parent_free(struct pki_parent *p);
+/* *out: the symbol of the first of frames (callee order, n of them) that
+ * matches, in p's walk order, or NULL; 0 or -ENOMEM. */
+int pki_parent_find(struct pki_parent *p, const struct pk_frame *frames, size_t n,
+		    const struct pk_symbol **out);
+
 struct pk_hist {
 	struct hist_event *events;	/* by attr index */
 	uint32_t nr_events_alloc;
@@ -51,6 +74,9 @@ struct pk_hist {
 		const char *comm;
 	} comm_memo[PKI_COMM_MEMO];
 	struct pki_strtab traces;	/* the trace key's values */
+	struct pki_parent *parent;	/* with the parent key, else NULL */
+	struct pki_strtab parents;	/* the parent key's values */
+	bool exclude_other;		/* hide entries without a parent */
 	char *trace_buf;		/* one sample's, being formatted */
 	size_t trace_len;
 	uint64_t lost;

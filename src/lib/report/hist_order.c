@@ -33,7 +33,7 @@ struct okey {
 /* The ranks the keys need: the grouping trees compare DSOs for symbols
  * too, the output order compares symbols by name. */
 struct ranks {
-	uint32_t *comm, *dso, *sym, *trace;
+	uint32_t *comm, *dso, *sym, *trace, *parent;
 };
 
 static bool has_key(const struct sort_ctx *x, enum pk_hist_key k)
@@ -58,6 +58,7 @@ static void ranks_free(struct ranks *r)
 	free(r->dso);
 	free(r->sym);
 	free(r->trace);
+	free(r->parent);
 }
 
 static int ranks_get(struct ranks *r, const struct pk_hist_entry *v, size_t n,
@@ -75,6 +76,8 @@ static int ranks_get(struct ranks *r, const struct pk_hist_entry *v, size_t n,
 		err = rank_one(v, n, PKI_RANK_SYM, &r->sym);
 	if (!err && has_key(x, PK_HIST_KEY_TRACE))
 		err = rank_one(v, n, PKI_RANK_TRACE, &r->trace);
+	if (!err && has_key(x, PK_HIST_KEY_PARENT))
+		err = rank_one(v, n, PKI_RANK_PARENT, &r->parent);
 	if (err) {
 		ranks_free(r);
 		*r = (struct ranks){0}; /* replay_free() frees them again */
@@ -100,6 +103,8 @@ static uint32_t key_value(enum pk_hist_key k, const struct pk_hist_entry *e, con
 		return e->cpu;
 	case PK_HIST_KEY_TRACE:
 		return r->trace ? r->trace[i] : 0;
+	case PK_HIST_KEY_PARENT:
+		return r->parent ? r->parent[i] : 0;
 	default:
 		return 0;
 	}

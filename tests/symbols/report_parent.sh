@@ -1,0 +1,43 @@
+#!/bin/sh
+# perf report's parent key and the options around it, against perf on a
+# recording made here of progs/parent_calls.c (a hot function reached
+# through sys_fake, outer and work):
+# - -p REGEX: the first callchain frame matching, walked from the
+#   outermost caller when the call graph is in caller order (the children
+#   default, -G, -g caller) and from the sample otherwise; its column
+#   "Parent symbol", "[other]" for none; --sort parent with perf's default
+#   pattern (^sys_|^do_page_fault)
+# - -x: entries without a parent hidden as filtered ones (all of them
+#   without the parent key)
+# shellcheck source=SCRIPTDIR/compare_lib.sh
+. "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
+cc=$(command -v cc || command -v gcc || command -v clang) || { echo "no C compiler"; exit 77; }
+src=${PERFKIT_SRC:-$(dirname "$0")/../..}/tests/symbols/progs
+$cc -O0 -g -fno-omit-frame-pointer -o "$tmp/pc" "$src/parent_calls.c" ||
+	{ echo "cannot build"; exit 77; }
+perf record -q -g -e cpu-clock -F 4000 -o "$tmp/pc.data" -- "$tmp/pc" >/dev/null 2>&1 ||
+	{ echo "perf record not permitted"; exit 77; }
+f=$tmp/pc.data
+n=0
+run() { # label args...
+	check_report "$@"
+	n=$((n + 1))
+}
+for a in "-p sys_fake" "-p sys_fake --no-children" "-p sys_fake -g none" \
+	"-p sys_fake|outer" "-p sys_fake|outer --no-children" \
+	"-p sys_fake|outer --no-children -g caller" "-p sys_fake|outer -G -g none" \
+	"-p sys_fake|outer -g callee" "-p ^read|fdget -g callee" "-p sys_fake -n -s sym" \
+	"-s parent -g none --no-children" "-s sym,parent -g none" "-s parent,sym --no-children"; do
+	# shellcheck disable=SC2086 # a is words
+	run parent "$f" $a
+done
+for a in "-p sys_fake -x" "-p sys_fake -x --no-children" "-p sys_fake|outer -x -g none" \
+	"-p sys_fake -x --percentage relative -g none" "-s parent -x"; do
+	# shellcheck disable=SC2086
+	run exclude-other "$f" $a
+done
+# -x alone: perf hides every entry (nothing has a parent)
+cmp_allow_empty=1
+run exclude-other-alone "$f" -x -g none --no-children
+cmp_allow_empty=0
+cmp_finish "outputs identical to perf" $n
