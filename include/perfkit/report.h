@@ -142,10 +142,17 @@ struct pk_hist_opts {
 	const char *parent_regex;
 	int parent_order;		/* enum pk_callchain_order: CALLER walks
 					 * from the outermost frame, else from
-					 * the sample's own */
+					 * the sample's own (also for
+					 * ignore_callees) */
 	/* Entries without a parent are hidden as the filters' are (perf's
 	 * -x); without the parent key, that is all of them. */
 	bool exclude_other;
+	/* perf's --ignore-callees: in a callchain read (children, call
+	 * trees or the parent key), the last frame in parent_order whose
+	 * symbol name this extended regex matches (and that is not the
+	 * parent) takes the sample's place, its callees left out; NULL for
+	 * none. */
+	const char *ignore_callees;
 };
 
 /*

@@ -45,6 +45,9 @@ static const char report_usage[] =
 	"    -p, --parent <regex>  the parent key: a callchain's first function matching\n"
 	"                          (default ^sys_|^do_page_fault), [other] for none\n"
 	"    -x, --exclude-other   hide the entries without a parent\n"
+	"        --ignore-callees <regex>\n"
+	"                          a callchain's function matching stands for the\n"
+	"                          sample, its callees left out\n"
 	"    -g, --call-graph [<m>] graph, fractal, flat, folded or none, caller, callee,\n"
 	"                          a limit, a print limit, percent or period\n"
 	"        --percent-limit <n> hide entries below n percent\n"
@@ -89,7 +92,7 @@ static const char report_usage[] =
 	"    -h, --help            show this help\n"
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
-	"    -k -M -m -w, --hierarchy, --ignore-callees,\n"
+	"    -k -M -m -w, --hierarchy,\n"
 	"    --time-quantum (and -s time), --raw-trace,\n"
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
@@ -120,6 +123,7 @@ enum {
 	OPT_TASKS,
 	OPT_MMAPS,
 	OPT_CPU_UTIL,
+	OPT_IGNORE_CALLEES,
 	OPT_UNSUPPORTED,
 };
 
@@ -167,6 +171,7 @@ static const struct option report_options[] = {
 	{"threads", no_argument, NULL, 'T'},
 	{"parent", required_argument, NULL, 'p'},
 	{"exclude-other", no_argument, NULL, 'x'},
+	{"ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES},
 	CLI_SYMBOL_LONG_OPTIONS,
 	{"ns", no_argument, NULL, OPT_NS},
 	{"tasks", no_argument, NULL, OPT_TASKS},
@@ -186,7 +191,6 @@ static const struct option report_options[] = {
 	{"full-source-path", no_argument, NULL, OPT_UNSUPPORTED},
 	{"group-sort-idx", required_argument, NULL, OPT_UNSUPPORTED},
 	{"hierarchy", no_argument, NULL, OPT_UNSUPPORTED},
-	{"ignore-callees", required_argument, NULL, OPT_UNSUPPORTED},
 	{"inline", no_argument, NULL, OPT_UNSUPPORTED},
 	{"itrace", optional_argument, NULL, OPT_UNSUPPORTED},
 	{"mem-mode", no_argument, NULL, OPT_UNSUPPORTED},
@@ -448,6 +452,9 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'x':
 			a->stdio.exclude_other = true;
+			break;
+		case OPT_IGNORE_CALLEES:
+			a->stdio.ignore_callees = optarg;
 			break;
 		case 'M':
 		case 'm':

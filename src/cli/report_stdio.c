@@ -78,8 +78,8 @@ static int add_parent_key(const struct report_stdio_opts *o, struct report_layou
 	return 0;
 }
 
-/* A -p regex that does not compile: one line, as for other bad input. */
-static int check_parent_regex(const char *re)
+/* A regex that does not compile: one line, as for other bad input. */
+static int check_regex(const char *opt, const char *re)
 {
 	regex_t r;
 	int err;
@@ -91,7 +91,7 @@ static int check_parent_regex(const char *re)
 		char msg[128];
 
 		regerror(err, &r, msg, sizeof(msg));
-		cli_error("report: bad -p/--parent regex '%s': %s", re, msg);
+		cli_error("report: bad %s regex '%s': %s", opt, re, msg);
 		return -EINVAL;
 	}
 	regfree(&r);
@@ -500,7 +500,9 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 {
 	bool fields_children = true, sort_comm = false, sort_dso = false;
 
-	if (parse_sort(s, o->sort, l) || add_parent_key(o, l) || check_parent_regex(o->parent))
+	if (parse_sort(s, o->sort, l) || add_parent_key(o, l) ||
+	    check_regex("-p/--parent", o->parent) ||
+	    check_regex("--ignore-callees", o->ignore_callees))
 		return -EINVAL;
 	for (uint32_t i = 0; o->sort && i < l->nr_keys; i++)
 		sort_comm = sort_comm || l->keys[i] == PK_HIST_KEY_COMM;
@@ -530,6 +532,7 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	ho->hide_unresolved = o->hide_unresolved;
 	ho->parent_regex = o->parent;
 	ho->exclude_other = o->exclude_other;
+	ho->ignore_callees = o->ignore_callees;
 	if (setup_callchain(s, o, l, &ho->callchain, &ho->parent_order))
 		return -EINVAL;
 	ho->callchain_min_percent = tree_limit(o, l);

@@ -51,6 +51,7 @@ struct report_stdio_opts {
 	bool threads;		/* -T */
 	const char *parent;	/* -p regex: the parent key added, NULL none */
 	bool exclude_other;	/* -x: entries without a parent hidden */
+	const char *ignore_callees; /* regex, NULL for none */
 	struct cli_symbol_opts symsrc; /* --symfs, --kallsyms, ... */
 };
 

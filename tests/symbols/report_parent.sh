@@ -9,6 +9,9 @@
 #   pattern (^sys_|^do_page_fault)
 # - -x: entries without a parent hidden as filtered ones (all of them
 #   without the parent key)
+# - --ignore-callees REGEX: the last frame matching in that walk (and not
+#   the parent) takes the sample's place, its callees left out of the
+#   chain; only where perf reads the chain (not --no-children -g none)
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 cc=$(command -v cc || command -v gcc || command -v clang) || { echo "no C compiler"; exit 77; }
@@ -35,6 +38,16 @@ for a in "-p sys_fake -x" "-p sys_fake -x --no-children" "-p sys_fake|outer -x -
 	"-p sys_fake -x --percentage relative -g none" "-s parent -x"; do
 	# shellcheck disable=SC2086
 	run exclude-other "$f" $a
+done
+for a in "--ignore-callees spin --no-children" "--ignore-callees sys_fake --no-children" \
+	"--ignore-callees sys_fake" "--ignore-callees sys_fake|outer --no-children" \
+	"--ignore-callees sys_fake|outer -G --no-children" "--ignore-callees sys_fake|outer" \
+	"--ignore-callees sys_fake -g none" "--ignore-callees sys_fake --no-children -g none" \
+	"--ignore-callees vfs_read|outer -g callee" "--ignore-callees vfs_read|outer -p sys_fake|work" \
+	"--ignore-callees sys_fake|outer -p sys_fake --no-children" \
+	"--ignore-callees ^do_sys -g folded --no-children" "--ignore-callees ksys_read -s sym"; do
+	# shellcheck disable=SC2086
+	run ignore-callees "$f" $a
 done
 # -x alone: perf hides every entry (nothing has a parent)
 cmp_allow_empty=1

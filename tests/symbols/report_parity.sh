@@ -145,7 +145,7 @@ check_report mmaps "$f" --mmaps
 n=$((n + 4))
 
 for o in -k/--vmlinux:-k,/proc/self/exe -M/--disassembler-style:-M,x -m/--modules:-m \
-	-w/--column-widths:-w,1 --hierarchy --ignore-callees:--ignore-callees,x \
+	-w/--column-widths:-w,1 --hierarchy \
 	--time-quantum:--time-quantum,1ms --raw-trace \
 	--itrace --inline --tui --stdio-color:--stdio-color,always; do
 	name=${o%%:*}

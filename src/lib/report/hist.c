@@ -298,15 +298,15 @@ static const char *trace_key(struct pk_hist *h, struct pk_session *s,
 }
 
 /* The parent key of a sample whose callchain is frames, interned (NULL:
- * none); 0 or -ENOMEM. */
-static int parent_key(struct pk_hist *h, const struct pk_frame *frames, size_t n,
-		      const char **out)
+ * none), and its callees ignored (*n and *loc changed); 0 or -ENOMEM. */
+static int parent_key(struct pk_hist *h, struct pk_frame *frames, size_t *n,
+		      struct pk_location *loc, const char **out)
 {
 	const struct pk_symbol *sym;
-	int err = pki_parent_find(h->parent, frames, n, &sym);
+	int err = pki_parent_find(h->parent, frames, n, loc, &sym);
 
 	*out = NULL;
-	if (err || !sym)
+	if (err || !sym || !has_key(h, PK_HIST_KEY_PARENT))
 		return err;
 	*out = pki_strtab_intern(&h->parents, sym->name);
 	return *out ? 0 : -ENOMEM;
@@ -364,13 +364,14 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	p->k.first_cpu = (ev->sample.type & PERF_SAMPLE_CPU) ? ev->sample.cpu : UINT32_MAX;
 	p->k.cpu = has_key(h, PK_HIST_KEY_CPU) ? p->k.first_cpu : 0;
 	p->loc = ev->loc;
-	if (h->children || h->callchain || h->parent)
+	/* perf reads the chain for the parent key too */
+	if (h->children || h->callchain || has_key(h, PK_HIST_KEY_PARENT))
 		n = pki_hist_callchain(h->callchain != PK_CALLCHAIN_CALLEE, s, ev, frames, PKI_HIST_FRAMES,
 				       h->max_stack);
 	if (h->hide_unresolved)
 		n = pki_frames_drop_unresolved(frames, n);
 	if (h->parent) {
-		int err = parent_key(h, frames, n, &p->k.parent);
+		int err = parent_key(h, frames, &n, &p->loc, &p->k.parent);
 
 		if (err)
 			return err;
@@ -639,10 +640,11 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->out.no_collapse = o.no_collapse;
 	h->out.dso_from_fields = o.dso_from_fields;
 	h->exclude_other = o.exclude_other;
-	if (has_key(h, PK_HIST_KEY_PARENT)) {
-		h->parent = malloc(sizeof(*h->parent));
+	if (has_key(h, PK_HIST_KEY_PARENT) || o.ignore_callees) {
+		h->parent = calloc(1, sizeof(*h->parent));
 		err = !h->parent ? -ENOMEM
-				 : pki_parent_init(h->parent, o.parent_regex,
+				 : pki_parent_init(h->parent, has_key(h, PK_HIST_KEY_PARENT),
+						   o.parent_regex, o.ignore_callees,
 						   o.parent_order == PK_CALLCHAIN_CALLER);
 		if (err)
 			goto fail;

@@ -36,24 +36,29 @@ struct hist_event {
 /* The parent key's matcher (hist_parent.c). */
 struct pki_parent_slot {
 	const struct pk_symbol *sym;
-	bool match;
+	uint8_t match;			/* which regexes match */
 };
 
 struct pki_parent {
-	regex_t re;
-	bool compiled;
+	regex_t re, ignore;
+	bool has_parent, has_ignore;
 	bool from_caller;		/* walk from the outermost frame */
 	struct pki_parent_slot *slots;	/* symbols met, open addressing */
 	size_t nr, nr_slots;
 };
 
-/* 0, or -EINVAL for a regex that does not compile (NULL: perf's default). */
-int pki_parent_init(struct pki_parent *p, const char *regex, bool from_caller);
+/* The parent key (regex, NULL: perf's default) when parent, the ignored
+ * callees' regex unless NULL: 0, or -EINVAL for a regex that does not
+ * compile. */
+int pki_parent_init(struct pki_parent *p, bool parent, const char *regex, const char *ignore,
+		    bool from_caller);
 void pki_parent_free(struct pki_parent *p);
-/* *out: the symbol of the first of frames (callee order, n of them) that
- * matches, in p's walk order, or NULL; 0 or -ENOMEM. */
-int pki_parent_find(struct pki_parent *p, const struct pk_frame *frames, size_t n,
-		    const struct pk_symbol **out);
+/* Walks frames (callee order, *n of them) in p's order: *out gets the
+ * symbol of the first matching the parent regex, or NULL; the last frame
+ * matching the ignored callees' regex becomes *loc, the frames on its
+ * callee side dropped (*n updated).  0 or -ENOMEM. */
+int pki_parent_find(struct pki_parent *p, struct pk_frame *frames, size_t *n,
+		    struct pk_location *loc, const struct pk_symbol **out);
 
 struct pk_hist {
 	struct hist_event *events;	/* by attr index */
@@ -74,7 +79,8 @@ struct pk_hist {
 		const char *comm;
 	} comm_memo[PKI_COMM_MEMO];
 	struct pki_strtab traces;	/* the trace key's values */
-	struct pki_parent *parent;	/* with the parent key, else NULL */
+	struct pki_parent *parent;	/* with the parent key or ignored
+					 * callees, else NULL */
 	struct pki_strtab parents;	/* the parent key's values */
 	bool exclude_other;		/* hide entries without a parent */
 	char *trace_buf;		/* one sample's, being formatted */

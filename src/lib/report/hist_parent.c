@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The parent sort key (perf report -p): of a sample's callchain, the first
- * frame whose symbol name matches a regular expression, its name being the
- * key.  Samples repeat the same few symbols: the regex runs once per
- * symbol, its answer kept in a small table by symbol address.
+ * What perf looks for in a sample's callchain as it resolves it, in the
+ * call graph's order: the parent sort key (perf report -p: the first frame
+ * whose symbol name matches a regular expression, its name being the key)
+ * and --ignore-callees (a frame matching another makes the sample's own
+ * location, the frames on its callee side dropped).  Samples repeat the
+ * same few symbols: each regex runs once per symbol, the answers kept in
+ * a small table by symbol address.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,20 +16,32 @@
 /* perf's default parent pattern */
 #define DEFAULT_PARENT "^sys_|^do_page_fault"
 
-int pki_parent_init(struct pki_parent *p, const char *regex, bool from_caller)
+enum { MATCH_PARENT = 1, MATCH_IGNORE = 2 };
+
+int pki_parent_init(struct pki_parent *p, bool parent, const char *regex, const char *ignore,
+		    bool from_caller)
 {
 	memset(p, 0, sizeof(*p));
-	if (regcomp(&p->re, regex ? regex : DEFAULT_PARENT, REG_EXTENDED | REG_NOSUB))
-		return -EINVAL;
-	p->compiled = true;
 	p->from_caller = from_caller;
+	if (parent) {
+		if (regcomp(&p->re, regex ? regex : DEFAULT_PARENT, REG_EXTENDED | REG_NOSUB))
+			return -EINVAL;
+		p->has_parent = true;
+	}
+	if (ignore) {
+		if (regcomp(&p->ignore, ignore, REG_EXTENDED | REG_NOSUB))
+			return -EINVAL;
+		p->has_ignore = true;
+	}
 	return 0;
 }
 
 void pki_parent_free(struct pki_parent *p)
 {
-	if (p->compiled)
+	if (p->has_parent)
 		regfree(&p->re);
+	if (p->has_ignore)
+		regfree(&p->ignore);
 	free(p->slots);
 	memset(p, 0, sizeof(*p));
 }
@@ -60,7 +75,18 @@ static int grow(struct pki_parent *p)
 	return 0;
 }
 
-/* Whether sym's name matches: 1, 0, or -ENOMEM. */
+static int match_bits(const struct pki_parent *p, const char *name)
+{
+	int m = 0;
+
+	if (p->has_parent && !regexec(&p->re, name, 0, NULL, 0))
+		m |= MATCH_PARENT;
+	if (p->has_ignore && !regexec(&p->ignore, name, 0, NULL, 0))
+		m |= MATCH_IGNORE;
+	return m;
+}
+
+/* Which regexes sym's name matches (MATCH_*), or -ENOMEM. */
 static int matches(struct pki_parent *p, const struct pk_symbol *sym)
 {
 	size_t j;
@@ -73,25 +99,43 @@ static int matches(struct pki_parent *p, const struct pk_symbol *sym)
 		if (p->slots[j].sym == sym)
 			return p->slots[j].match;
 	p->slots[j].sym = sym;
-	p->slots[j].match = !regexec(&p->re, sym->name, 0, NULL, 0);
+	p->slots[j].match = (uint8_t)match_bits(p, sym->name);
 	p->nr++;
 	return p->slots[j].match;
 }
 
-int pki_parent_find(struct pki_parent *p, const struct pk_frame *frames, size_t n,
-		    const struct pk_symbol **out)
+/* Frames before `at` in the walk dropped, the frame at `at` made the
+ * sample's location (perf's --ignore-callees resets its cursor there). */
+static size_t root_at(struct pki_parent *p, struct pk_frame *frames, size_t n, size_t at,
+		      struct pk_location *loc)
 {
+	*loc = frames[at].loc;
+	if (p->from_caller)
+		return at + 1;
+	memmove(frames, frames + at, (n - at) * sizeof(*frames));
+	return n - at;
+}
+
+int pki_parent_find(struct pki_parent *p, struct pk_frame *frames, size_t *n,
+		    struct pk_location *loc, const struct pk_symbol **out)
+{
+	size_t root = *n;
+
 	*out = NULL;
-	for (size_t j = 0; j < n; j++) {
-		const struct pk_symbol *sym = frames[p->from_caller ? n - 1 - j : j].loc.sym;
+	for (size_t j = 0; j < *n; j++) {
+		size_t i = p->from_caller ? *n - 1 - j : j;
+		const struct pk_symbol *sym = frames[i].loc.sym;
 		int m = matches(p, sym);
 
 		if (m < 0)
 			return m;
-		if (m) {
+		/* as perf: a frame that becomes the parent is no root */
+		if ((m & MATCH_PARENT) && !*out)
 			*out = sym;
-			return 0;
-		}
+		else if (m & MATCH_IGNORE)
+			root = i;
 	}
+	if (root < *n)
+		*n = root_at(p, frames, *n, root, loc);
 	return 0;
 }
