@@ -57,11 +57,13 @@ enum pk_hist_key {
 			    * fields ("N/A" for other events) */
 	PK_HIST_KEY_PARENT, /* perf's "parent": the first function of the
 			     * callchain matching pk_hist_opts.parent_regex */
+	PK_HIST_KEY_TIME, /* perf's "time": the sample's time, rounded down
+			   * to pk_hist_opts.time_quantum */
 	PK_HIST_KEY_MAX,
 };
 
 /* Key by perf's --sort name ("comm", "pid", "dso", "sym", "cpu", "trace",
- * "parent"); -1 if unknown. */
+ * "parent", "time"); -1 if unknown. */
 int pk_hist_key_parse(const char *name, size_t len);
 
 /* One step of pk_hist_opts.order. */
@@ -153,6 +155,9 @@ struct pk_hist_opts {
 	 * parent) takes the sample's place, its callees left out; NULL for
 	 * none. */
 	const char *ignore_callees;
+	/* The time key's unit in ns (perf's --time-quantum); 0 for perf's
+	 * default, 100 ms. */
+	uint64_t time_quantum;
 };
 
 /*
@@ -210,6 +215,8 @@ struct pk_hist_entry {
 			    * with the pk_hist; else NULL */
 	const char *parent; /* the parent key's symbol name, interned,
 			     * lives with the pk_hist; NULL: none ("[other]") */
+	uint64_t time;	    /* the time key's: ns, a multiple of the quantum
+			     * (0 without the key or a sample time) */
 };
 
 /* One event (attr) of the recording with its sorted entries. */

@@ -40,8 +40,11 @@ static const char report_usage[] =
 	"        --stdio           use the stdio interface (the default)\n"
 	"        --children        accumulate callchains of children (default with -g data)\n"
 	"        --no-children     only self overhead\n"
-	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu,trace,parent (default\n"
-	"                          comm,dso,sym; trace for a file of tracepoints alone)\n"
+	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu,trace,parent,time\n"
+	"                          (default comm,dso,sym; trace for a file of\n"
+	"                          tracepoints alone)\n"
+	"        --time-quantum <n> the time key's unit: ns, or with s, ms, us, ns\n"
+	"                          (default 100ms)\n"
 	"    -p, --parent <regex>  the parent key: a callchain's first function matching\n"
 	"                          (default ^sys_|^do_page_fault), [other] for none\n"
 	"    -x, --exclude-other   hide the entries without a parent\n"
@@ -84,7 +87,7 @@ static const char report_usage[] =
 	"        --no-demangle     keep the mangled names\n"
 	"    -T, --threads         each thread's counts at its exit (perf record -s)\n"
 	CLI_SYMBOL_USAGE
-	"        --ns              accepted: only the (refused) time key shows times\n"
+	"        --ns              the time key's times in nanoseconds\n"
 	"        --stdio-color <m> never (or auto without a terminal); colours are refused\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         more diagnostics with --stats, -D, --header-only;\n"
@@ -93,7 +96,7 @@ static const char report_usage[] =
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
 	"    -k -M -m -w, --hierarchy,\n"
-	"    --time-quantum (and -s time), --raw-trace,\n"
+	"    --raw-trace,\n"
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
 	"    annotation options; -g address, branch and count\n";
@@ -124,6 +127,7 @@ enum {
 	OPT_MMAPS,
 	OPT_CPU_UTIL,
 	OPT_IGNORE_CALLEES,
+	OPT_TIME_QUANTUM,
 	OPT_UNSUPPORTED,
 };
 
@@ -172,6 +176,7 @@ static const struct option report_options[] = {
 	{"parent", required_argument, NULL, 'p'},
 	{"exclude-other", no_argument, NULL, 'x'},
 	{"ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES},
+	{"time-quantum", required_argument, NULL, OPT_TIME_QUANTUM},
 	CLI_SYMBOL_LONG_OPTIONS,
 	{"ns", no_argument, NULL, OPT_NS},
 	{"tasks", no_argument, NULL, OPT_TASKS},
@@ -210,7 +215,6 @@ static const struct option report_options[] = {
 	{"switch-off", required_argument, NULL, OPT_UNSUPPORTED},
 	{"switch-on", required_argument, NULL, OPT_UNSUPPORTED},
 	{"symbol-filter", required_argument, NULL, OPT_UNSUPPORTED},
-	{"time-quantum", required_argument, NULL, OPT_UNSUPPORTED},
 	{"total-cycles", no_argument, NULL, OPT_UNSUPPORTED},
 	{"tui", no_argument, NULL, OPT_UNSUPPORTED},
 	{NULL, 0, NULL, 0},
@@ -288,6 +292,38 @@ static int parse_max_stack(const char *arg, int *out)
 	}
 	*out = (int)v;
 	return 0;
+}
+
+/* perf's --time-quantum: a number of ns, or of s, ms, us or ns with the
+ * unit after it (spaces allowed between) */
+static int parse_time_quantum(const char *arg, uint64_t *out)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {{"", 1}, {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {"ns", 1}};
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (end == arg || errno || arg[0] == '-') {
+		cli_error("report: cannot parse --time-quantum '%s'", arg);
+		return -EINVAL;
+	}
+	if (!v) {
+		cli_error("report: --time-quantum cannot be 0");
+		return -EINVAL;
+	}
+	while (*end == ' ' || *end == '\t')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			*out = v * units[i].ns;
+			return 0;
+		}
+	cli_error("report: cannot parse --time-quantum '%s'", arg);
+	return -EINVAL;
 }
 
 /* perf's exit status for a --kallsyms it cannot read (its -EINVAL) */
@@ -441,7 +477,11 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			a->mmaps = true;
 			break;
 		case OPT_NS:
-			/* only the time key shows times, and it is refused */
+			a->stdio.ns = true;
+			break;
+		case OPT_TIME_QUANTUM:
+			if (parse_time_quantum(optarg, &a->stdio.time_quantum))
+				return -EINVAL;
 			break;
 		case OPT_STDIO_COLOR:
 			if (parse_stdio_color(optarg))

@@ -34,6 +34,8 @@ static const char *key_header(enum pk_hist_key k)
 		return "Trace output";
 	case PK_HIST_KEY_PARENT:
 		return "Parent symbol";
+	case PK_HIST_KEY_TIME:
+		return "Time";
 	default:
 		return "?";
 	}
@@ -139,6 +141,8 @@ void report_columns_widths(struct report_layout *l, const struct pk_hist_event *
 
 	for (int k = 0; k < PK_HIST_KEY_MAX; k++)
 		l->width[k] = (int)strlen(key_header((enum pk_hist_key)k));
+	/* perf's time column is as wide as a time of 5 digits of seconds */
+	l->width[PK_HIST_KEY_TIME] = o->ns ? 16 : 12;
 	for (uint64_t i = 0; i < ev->nr_entries; i++) {
 		const struct pk_hist_entry *e = &ev->entries[i];
 
@@ -242,6 +246,19 @@ static void format_key(struct report_out *o, const struct report_layout *l, enum
 	case PK_HIST_KEY_PARENT:
 		report_out_left(o, e->parent ? e->parent : "[other]", w, w);
 		break;
+	case PK_HIST_KEY_TIME: {
+		char t[48];
+
+		if (l->ns)
+			snprintf(t, sizeof(t), "%" PRIu64 ".%09" PRIu64, e->time / 1000000000,
+				 e->time % 1000000000);
+		else
+			snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
+				 e->time % 1000000000 / 1000);
+		/* padded only as a column before others, as trace */
+		report_out_left(o, t, SIZE_MAX, 0);
+		break;
+	}
 	default:
 		break;
 	}

@@ -64,9 +64,10 @@ static int parse_sort(struct pk_session *s, const char *list, struct report_layo
 /* perf's -p adds the parent key after the others (unless named) */
 static int add_parent_key(const struct report_stdio_opts *o, struct report_layout *l)
 {
-	for (uint32_t i = 0; i < l->nr_keys; i++)
-		if (l->keys[i] == PK_HIST_KEY_PARENT)
-			l->parent_key = true;
+	for (uint32_t i = 0; i < l->nr_keys; i++) {
+		l->parent_key = l->parent_key || l->keys[i] == PK_HIST_KEY_PARENT;
+		l->time_key = l->time_key || l->keys[i] == PK_HIST_KEY_TIME;
+	}
 	if (!o->parent || l->parent_key)
 		return 0;
 	if (l->nr_keys >= PK_HIST_KEY_MAX) {
@@ -392,6 +393,8 @@ static void print_json(FILE *out, const struct pk_hist *h, const struct report_l
 				fputs(", \"trace\": ", out);
 				json_string(out, e->trace);
 			}
+			if (l->time_key)
+				fprintf(out, ", \"time\": %" PRIu64, e->time);
 			if (l->parent_key) {
 				fputs(", \"parent\": ", out);
 				if (e->parent)
@@ -533,6 +536,8 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	ho->parent_regex = o->parent;
 	ho->exclude_other = o->exclude_other;
 	ho->ignore_callees = o->ignore_callees;
+	ho->time_quantum = o->time_quantum;
+	l->ns = o->ns;
 	if (setup_callchain(s, o, l, &ho->callchain, &ho->parent_order))
 		return -EINVAL;
 	ho->callchain_min_percent = tree_limit(o, l);

@@ -52,6 +52,8 @@ struct report_stdio_opts {
 	const char *parent;	/* -p regex: the parent key added, NULL none */
 	bool exclude_other;	/* -x: entries without a parent hidden */
 	const char *ignore_callees; /* regex, NULL for none */
+	uint64_t time_quantum;	/* the time key's unit (ns), 0 for perf's */
+	bool ns;		/* --ns: times in ns */
 	struct cli_symbol_opts symsrc; /* --symfs, --kallsyms, ... */
 };
 
@@ -105,6 +107,8 @@ struct report_layout {
 	enum pk_hist_key keys[PK_HIST_KEY_MAX];	/* the histogram's sort keys */
 	uint32_t nr_keys;
 	bool parent_key;		/* the parent key is among them */
+	bool ns;			/* times in ns (--ns) */
+	bool time_key;			/* the time key is among them */
 	bool accumulate;		/* entries of the callchains too */
 	bool children;			/* their column, and the order by it */
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */

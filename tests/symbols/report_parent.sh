@@ -12,6 +12,10 @@
 # - --ignore-callees REGEX: the last frame matching in that walk (and not
 #   the parent) takes the sample's place, its callees left out of the
 #   chain; only where perf reads the chain (not --no-children -g none)
+# - -s time with --time-quantum (default 100ms) and --ns: the sample's time
+#   rounded down, unpadded when last; with children, as perf, a callchain
+#   entry under the time key adds the sample once per frame (its check for
+#   entries already added compares no time)
 # shellcheck source=SCRIPTDIR/compare_lib.sh
 . "$PERFKIT_SRC/tests/symbols/compare_lib.sh"
 cc=$(command -v cc || command -v gcc || command -v clang) || { echo "no C compiler"; exit 77; }
@@ -48,6 +52,17 @@ for a in "--ignore-callees spin --no-children" "--ignore-callees sys_fake --no-c
 	"--ignore-callees ^do_sys -g folded --no-children" "--ignore-callees ksys_read -s sym"; do
 	# shellcheck disable=SC2086
 	run ignore-callees "$f" $a
+done
+for a in "-s time -g none" "-s time" "-s time --no-children" \
+	"-s time,sym --time-quantum 10ms --ns --no-children" \
+	"-s time,sym --time-quantum 10ms --no-children -g none" \
+	"-s sym,time --time-quantum 50000000 -g none" "-s time,comm --time-quantum 1s --ns" \
+	"-s time -n --time-quantum 20ms -g caller" \
+	"-s comm,dso,sym,time --time-quantum 200ms --no-children -g none" \
+	"-s time,dso -x -p sys_fake" "-s time --ns --time-quantum 30ms -g folded --no-children" \
+	"-F overhead,time,sym --time-quantum 300ms -g none"; do
+	# shellcheck disable=SC2086
+	run time "$f" $a
 done
 # -x alone: perf hides every entry (nothing has a parent)
 cmp_allow_empty=1

@@ -65,6 +65,7 @@ static void make_key(const struct pk_hist *h, struct pk_hist_entry *e, const str
 	e->comm = st->comm;
 	e->trace = st->trace;
 	e->parent = st->parent;
+	e->time = st->time;
 	e->thread = st->first_thread;
 	e->pid = pk_thread_pid(e->thread);
 	e->tid = pk_thread_tid(e->thread);
@@ -96,6 +97,8 @@ uint64_t pki_hist_entry_hash(const struct pk_hist *h, const struct pk_hist_entry
 		x = mix(x, (uintptr_t)e->trace);
 	if (has_key(h, PK_HIST_KEY_PARENT))
 		x = mix(x, (uintptr_t)e->parent);
+	if (has_key(h, PK_HIST_KEY_TIME))
+		x = mix(x, e->time);
 	return mix(x, 0);
 }
 
@@ -115,6 +118,8 @@ bool pki_hist_entry_same(const struct pk_hist *h, const struct pk_hist_entry *a,
 	if (has_key(h, PK_HIST_KEY_TRACE) && a->trace != b->trace)
 		return false;
 	if (has_key(h, PK_HIST_KEY_PARENT) && a->parent != b->parent)
+		return false;
+	if (has_key(h, PK_HIST_KEY_TIME) && a->time != b->time)
 		return false;
 	return true;
 }
@@ -363,6 +368,8 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	/* perf's cpu of a sample that does not record one is -1 */
 	p->k.first_cpu = (ev->sample.type & PERF_SAMPLE_CPU) ? ev->sample.cpu : UINT32_MAX;
 	p->k.cpu = has_key(h, PK_HIST_KEY_CPU) ? p->k.first_cpu : 0;
+	if (has_key(h, PK_HIST_KEY_TIME) && (ev->sample.type & PERF_SAMPLE_TIME))
+		p->k.time = ev->sample.time - ev->sample.time % h->time_quantum;
 	p->loc = ev->loc;
 	/* perf reads the chain for the parent key too */
 	if (h->children || h->callchain || has_key(h, PK_HIST_KEY_PARENT))
@@ -437,7 +444,10 @@ static int part_key(void *arg, const struct pki_walk *w, const struct pk_hist_en
 		e->self += w->st->period;
 		e->nr_samples += w->st->count;
 	}
-	if (*last == p->sample_seq)
+	/* perf checks a callchain entry against those of the sample so far
+	 * with no time in its key: under the time key, each frame adds the
+	 * sample again */
+	if (*last == p->sample_seq && !has_key(h, PK_HIST_KEY_TIME))
 		return 0;
 	*last = p->sample_seq;
 	e->children += w->st->period;
@@ -607,7 +617,7 @@ static void set_replay(struct pk_hist *h)
 	/* the replay does not rank trace values: beside them a symbol key's
 	 * lookups are taken as found */
 	if (!has_key(h, PK_HIST_KEY_SYM) || has_key(h, PK_HIST_KEY_TRACE) ||
-	    has_key(h, PK_HIST_KEY_PARENT))
+	    has_key(h, PK_HIST_KEY_PARENT) || has_key(h, PK_HIST_KEY_TIME))
 		h->stacks.log_mode = 0;
 	h->stacks.log_frames = h->children;
 }
@@ -640,6 +650,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->out.no_collapse = o.no_collapse;
 	h->out.dso_from_fields = o.dso_from_fields;
 	h->exclude_other = o.exclude_other;
+	h->time_quantum = o.time_quantum ? o.time_quantum : 100000000; /* perf's 100 ms */
 	if (has_key(h, PK_HIST_KEY_PARENT) || o.ignore_callees) {
 		h->parent = calloc(1, sizeof(*h->parent));
 		err = !h->parent ? -ENOMEM
@@ -738,7 +749,7 @@ int pk_hist_key_parse(const char *name, size_t len)
 		[PK_HIST_KEY_COMM] = "comm", [PK_HIST_KEY_PID] = "pid",
 		[PK_HIST_KEY_DSO] = "dso",   [PK_HIST_KEY_SYM] = "sym",
 		[PK_HIST_KEY_CPU] = "cpu",   [PK_HIST_KEY_TRACE] = "trace",
-		[PK_HIST_KEY_PARENT] = "parent",
+		[PK_HIST_KEY_PARENT] = "parent", [PK_HIST_KEY_TIME] = "time",
 	};
 
 	for (int i = 0; i < PK_HIST_KEY_MAX; i++)

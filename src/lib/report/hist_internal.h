@@ -135,6 +135,7 @@ struct pki_stack {
 	const char *comm;		/* interned: the comm at sample time */
 	const char *trace;		/* interned: the trace key's, or NULL */
 	const char *parent;		/* interned: the parent key's, or NULL */
+	uint64_t time;			/* the time key's, or 0 */
 	const struct pk_thread *thread;	/* NULL unless a key or filter needs it */
 	const struct pk_thread *first_thread;	/* of its first sample */
 	uint64_t period, count;

@@ -50,6 +50,8 @@ static int cmp_key(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 		if (!a->parent || !b->parent)
 			return !a->parent - !b->parent;
 		return strcmp(a->parent, b->parent);
+	case PK_HIST_KEY_TIME:
+		return a->time < b->time ? -1 : a->time > b->time;
 	default:
 		return 0;
 	}
@@ -256,6 +258,9 @@ static int entry_cmp(const struct sort_ctx *x, const struct pk_hist_entry *l,
 				c = l->parent ? 1 : -1;
 			else
 				c = strcmp(r->parent, l->parent);
+			break;
+		case PK_HIST_KEY_TIME:
+			c = r->time == l->time ? 0 : r->time > l->time ? 1 : -1;
 			break;
 		default:
 			break;
