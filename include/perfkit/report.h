@@ -158,6 +158,9 @@ struct pk_hist_opts {
 	/* The time key's unit in ns (perf's --time-quantum); 0 for perf's
 	 * default, 100 ms. */
 	uint64_t time_quantum;
+	/* The trace key's values raw (perf's --raw-trace):
+	 * pk_session_trace_format_raw()'s, not the print line's. */
+	bool raw_trace;
 };
 
 /*

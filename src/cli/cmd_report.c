@@ -88,6 +88,8 @@ static const char report_usage[] =
 	"    -T, --threads         each thread's counts at its exit (perf record -s)\n"
 	CLI_SYMBOL_USAGE
 	"        --ns              the time key's times in nanoseconds\n"
+	"        --raw-trace       the trace key's fields raw (name=value, no print\n"
+	"                          format)\n"
 	"        --stdio-color <m> never (or auto without a terminal); colours are refused\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         more diagnostics with --stats, -D, --header-only;\n"
@@ -96,7 +98,7 @@ static const char report_usage[] =
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
 	"    -k -M -m -w, --hierarchy,\n"
-	"    --raw-trace,\n"
+
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
 	"    annotation options; -g address, branch and count\n";
@@ -128,6 +130,7 @@ enum {
 	OPT_CPU_UTIL,
 	OPT_IGNORE_CALLEES,
 	OPT_TIME_QUANTUM,
+	OPT_RAW_TRACE,
 	OPT_UNSUPPORTED,
 };
 
@@ -177,6 +180,7 @@ static const struct option report_options[] = {
 	{"exclude-other", no_argument, NULL, 'x'},
 	{"ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES},
 	{"time-quantum", required_argument, NULL, OPT_TIME_QUANTUM},
+	{"raw-trace", no_argument, NULL, OPT_RAW_TRACE},
 	CLI_SYMBOL_LONG_OPTIONS,
 	{"ns", no_argument, NULL, OPT_NS},
 	{"tasks", no_argument, NULL, OPT_TASKS},
@@ -204,7 +208,6 @@ static const struct option report_options[] = {
 	{"prefix", required_argument, NULL, OPT_UNSUPPORTED},
 	{"prefix-strip", required_argument, NULL, OPT_UNSUPPORTED},
 	{"pretty", required_argument, NULL, OPT_UNSUPPORTED},
-	{"raw-trace", no_argument, NULL, OPT_UNSUPPORTED},
 	{"samples", required_argument, NULL, OPT_UNSUPPORTED},
 	{"show-on-off-events", no_argument, NULL, OPT_UNSUPPORTED},
 	{"show-ref-call-graph", no_argument, NULL, OPT_UNSUPPORTED},
@@ -478,6 +481,9 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			break;
 		case OPT_NS:
 			a->stdio.ns = true;
+			break;
+		case OPT_RAW_TRACE:
+			a->stdio.raw_trace = true;
 			break;
 		case OPT_TIME_QUANTUM:
 			if (parse_time_quantum(optarg, &a->stdio.time_quantum))

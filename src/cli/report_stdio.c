@@ -25,12 +25,19 @@ static bool all_tracepoints(struct pk_session *s)
 	return n > 0;
 }
 
-static int parse_sort(struct pk_session *s, const char *list, struct report_layout *l)
+static int parse_sort(struct pk_session *s, const char *list, bool raw_trace,
+		      struct report_layout *l)
 {
 	static const enum pk_hist_key defaults[] = {PK_HIST_KEY_COMM, PK_HIST_KEY_DSO,
 						    PK_HIST_KEY_SYM};
 	const char *p = list;
 
+	if (!list && all_tracepoints(s) && raw_trace) {
+		/* perf's default is then a column per field (trace_fields) */
+		cli_error("report: --raw-trace on a file of tracepoints alone needs --sort "
+			  "(perf's trace_fields columns are not supported by perfkit)");
+		return -EINVAL;
+	}
 	if (!list && all_tracepoints(s)) {
 		l->keys[0] = PK_HIST_KEY_TRACE;
 		l->nr_keys = 1;
@@ -503,7 +510,7 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 {
 	bool fields_children = true, sort_comm = false, sort_dso = false;
 
-	if (parse_sort(s, o->sort, l) || add_parent_key(o, l) ||
+	if (parse_sort(s, o->sort, o->raw_trace, l) || add_parent_key(o, l) ||
 	    check_regex("-p/--parent", o->parent) ||
 	    check_regex("--ignore-callees", o->ignore_callees))
 		return -EINVAL;
@@ -537,6 +544,7 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	ho->exclude_other = o->exclude_other;
 	ho->ignore_callees = o->ignore_callees;
 	ho->time_quantum = o->time_quantum;
+	ho->raw_trace = o->raw_trace;
 	l->ns = o->ns;
 	if (setup_callchain(s, o, l, &ho->callchain, &ho->parent_order))
 		return -EINVAL;

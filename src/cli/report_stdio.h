@@ -54,6 +54,7 @@ struct report_stdio_opts {
 	const char *ignore_callees; /* regex, NULL for none */
 	uint64_t time_quantum;	/* the time key's unit (ns), 0 for perf's */
 	bool ns;		/* --ns: times in ns */
+	bool raw_trace;		/* --raw-trace: the trace key's fields raw */
 	struct cli_symbol_opts symsrc; /* --symfs, --kallsyms, ... */
 };
 

@@ -297,7 +297,9 @@ static const char *trace_key(struct pk_hist *h, struct pk_session *s,
 		return pki_strtab_intern(&h->traces, "N/A");
 	if (!h->trace_buf && !(h->trace_buf = malloc(TRACE_BUF)))
 		return NULL;
-	if (!ev->sample.raw_size || pk_session_trace_format(s, ev, h->trace_buf, TRACE_BUF) < 0)
+	if (!ev->sample.raw_size ||
+	    (h->raw_trace ? pk_session_trace_format_raw(s, ev, h->trace_buf, TRACE_BUF)
+			  : pk_session_trace_format(s, ev, h->trace_buf, TRACE_BUF)) < 0)
 		h->trace_buf[0] = '\0';
 	return pki_strtab_intern(&h->traces, h->trace_buf);
 }
@@ -650,6 +652,7 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->out.no_collapse = o.no_collapse;
 	h->out.dso_from_fields = o.dso_from_fields;
 	h->exclude_other = o.exclude_other;
+	h->raw_trace = o.raw_trace;
 	h->time_quantum = o.time_quantum ? o.time_quantum : 100000000; /* perf's 100 ms */
 	if (has_key(h, PK_HIST_KEY_PARENT) || o.ignore_callees) {
 		h->parent = calloc(1, sizeof(*h->parent));

@@ -84,6 +84,7 @@ struct pk_hist {
 	struct pki_strtab parents;	/* the parent key's values */
 	bool exclude_other;		/* hide entries without a parent */
 	uint64_t time_quantum;		/* the time key's unit, ns */
+	bool raw_trace;			/* trace values raw */
 	char *trace_buf;		/* one sample's, being formatted */
 	size_t trace_len;
 	uint64_t lost;
