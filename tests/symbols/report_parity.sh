@@ -103,6 +103,14 @@ for g in "fractal" "fractal --no-children" "fractal,callee" "fractal,0,2" \
 	n=$((n + 1))
 done
 cmp_filter=
+# the parent key beside a symbol key without the DSO: perf's lookups of
+# unresolved symbols are replayed with parents as with comms
+for a in "-s sym,parent -p throw" "-s sym,parent -p throw -g none" "-s sym,comm,parent -p throw" \
+	"-s parent,sym -p sort|throw"; do
+	# shellcheck disable=SC2086 # a is words
+	check_report parent-replay "$f" $a
+	n=$((n + 1))
+done
 check_report kallsyms "$f" --kallsyms /proc/kallsyms -g none
 for a in "" "--no-children" "-n --show-total-period -g none" "-t , -g none"; do
 	# shellcheck disable=SC2086 # a is words or none

@@ -616,10 +616,11 @@ static void set_replay(struct pk_hist *h)
 			break;
 		}
 	}
-	/* the replay does not rank trace values: beside them a symbol key's
-	 * lookups are taken as found */
+	/* the replay does not rank trace or time values (nor adds a time
+	 * key's sample once per frame): beside them a symbol key's lookups
+	 * are taken as found */
 	if (!has_key(h, PK_HIST_KEY_SYM) || has_key(h, PK_HIST_KEY_TRACE) ||
-	    has_key(h, PK_HIST_KEY_PARENT) || has_key(h, PK_HIST_KEY_TIME))
+	    has_key(h, PK_HIST_KEY_TIME))
 		h->stacks.log_mode = 0;
 	h->stacks.log_frames = h->children;
 }
