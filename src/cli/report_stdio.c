@@ -86,6 +86,16 @@ static int add_parent_key(const struct report_stdio_opts *o, struct report_layou
 	return 0;
 }
 
+/* -F named the parent key, which neither -p nor --sort did: perf then
+ * never looks for parents. */
+static bool fields_parent_only(const struct report_layout *l)
+{
+	for (uint32_t i = 0; i < l->nr_keys && !l->parent_key; i++)
+		if (l->keys[i] == PK_HIST_KEY_PARENT)
+			return true;
+	return false;
+}
+
 /* A regex that does not compile: one line, as for other bad input. */
 static int check_regex(const char *opt, const char *re)
 {
@@ -521,6 +531,16 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 		sort_dso = sort_dso || l->keys[i] == PK_HIST_KEY_DSO;
 	if (o->fields && report_columns_parse(l, o->fields, o->sort != NULL, &fields_children))
 		return -EINVAL;
+	if (o->fields && o->parent) {
+		/* perf's -p then changes which entries -F keeps and their order */
+		cli_error("report: -p/--parent with -F is not supported by perfkit");
+		return -EINVAL;
+	}
+	if (fields_parent_only(l)) {
+		cli_error("report: -F parent without -p or --sort parent is not supported by "
+			  "perfkit (perf shows [other] for every entry)");
+		return -EINVAL;
+	}
 	l->sep = o->field_sep;
 	l->relative = o->relative;
 	/* perf accumulates only what has callchains, and never from a pipe;

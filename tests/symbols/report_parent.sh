@@ -64,6 +64,25 @@ for a in "-s time -g none" "-s time" "-s time --no-children" \
 	# shellcheck disable=SC2086
 	run time "$f" $a
 done
+# --max-stack keeps the frames of the order the parent is looked for in
+for a in "-p sys_fake --max-stack 2 --no-children -g none" "-p sys_fake --max-stack 2 -g none" \
+	"-p sys_fake|outer --max-stack 3 -G -g none" "--ignore-callees sys_fake --max-stack 2"; do
+	# shellcheck disable=SC2086
+	run max-stack "$f" $a
+done
+# refused in one line: -F with -p, and -F parent without it
+for a in "-F overhead,sym -p sys_fake" "-F parent,overhead"; do
+	# shellcheck disable=SC2086
+	"$PERFKIT" report -i "$f" --stdio $a >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ $st -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+		same=$((same + 1))
+	else
+		echo "FAIL refused $a: status $st"
+		fail=1
+	fi
+	n=$((n + 1))
+done
 # -x alone: perf hides every entry (nothing has a parent)
 cmp_allow_empty=1
 run exclude-other-alone "$f" -x -g none --no-children

@@ -319,6 +319,16 @@ static int parent_key(struct pk_hist *h, struct pk_frame *frames, size_t *n,
 	return *out ? 0 : -ENOMEM;
 }
 
+/* Whether --max-stack keeps a chain's outermost frames: the call graph's
+ * order, or without one the order the parent and ignored callees are
+ * looked for in (perf's callchain order, which -g none keeps). */
+static bool chain_from_caller(const struct pk_hist *h)
+{
+	if (h->parent && h->callchain == PK_CALLCHAIN_NONE)
+		return h->parent->from_caller;
+	return h->callchain != PK_CALLCHAIN_CALLEE;
+}
+
 /* The comm of a sample of thread, interned: most samples come from a
  * thread whose comm was interned for its last one, which a string compare
  * confirms (a comm can change, and a thread's address be reused). */
@@ -375,7 +385,7 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	p->loc = ev->loc;
 	/* perf reads the chain for the parent key too */
 	if (h->children || h->callchain || has_key(h, PK_HIST_KEY_PARENT))
-		n = pki_hist_callchain(h->callchain != PK_CALLCHAIN_CALLEE, s, ev, frames, PKI_HIST_FRAMES,
+		n = pki_hist_callchain(chain_from_caller(h), s, ev, frames, PKI_HIST_FRAMES,
 				       h->max_stack);
 	if (h->hide_unresolved)
 		n = pki_frames_drop_unresolved(frames, n);
