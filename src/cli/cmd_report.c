@@ -90,6 +90,7 @@ static const char report_usage[] =
 	"        --ns              the time key's times in nanoseconds\n"
 	"        --raw-trace       the trace key's fields raw (name=value, no print\n"
 	"                          format)\n"
+	"        --hierarchy       a level per sort key (without call graphs: -g none)\n"
 	"        --stdio-color <m> never (or auto without a terminal); colours are refused\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         more diagnostics with --stats, -D, --header-only;\n"
@@ -97,7 +98,7 @@ static const char report_usage[] =
 	"    -h, --help            show this help\n"
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
-	"    -k -M -m -w, --hierarchy,\n"
+	"    -k -M -m -w, --hierarchy with call graphs, groups or column options,\n"
 
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
@@ -131,6 +132,7 @@ enum {
 	OPT_IGNORE_CALLEES,
 	OPT_TIME_QUANTUM,
 	OPT_RAW_TRACE,
+	OPT_HIERARCHY,
 	OPT_UNSUPPORTED,
 };
 
@@ -181,6 +183,7 @@ static const struct option report_options[] = {
 	{"ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES},
 	{"time-quantum", required_argument, NULL, OPT_TIME_QUANTUM},
 	{"raw-trace", no_argument, NULL, OPT_RAW_TRACE},
+	{"hierarchy", no_argument, NULL, OPT_HIERARCHY},
 	CLI_SYMBOL_LONG_OPTIONS,
 	{"ns", no_argument, NULL, OPT_NS},
 	{"tasks", no_argument, NULL, OPT_TASKS},
@@ -199,7 +202,6 @@ static const struct option report_options[] = {
 	{"disable-order", no_argument, NULL, OPT_UNSUPPORTED},
 	{"full-source-path", no_argument, NULL, OPT_UNSUPPORTED},
 	{"group-sort-idx", required_argument, NULL, OPT_UNSUPPORTED},
-	{"hierarchy", no_argument, NULL, OPT_UNSUPPORTED},
 	{"inline", no_argument, NULL, OPT_UNSUPPORTED},
 	{"itrace", optional_argument, NULL, OPT_UNSUPPORTED},
 	{"mem-mode", no_argument, NULL, OPT_UNSUPPORTED},
@@ -481,6 +483,9 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			break;
 		case OPT_NS:
 			a->stdio.ns = true;
+			break;
+		case OPT_HIERARCHY:
+			a->stdio.hierarchy = true;
 			break;
 		case OPT_RAW_TRACE:
 			a->stdio.raw_trace = true;

@@ -215,8 +215,8 @@ static void format_sym(struct report_out *o, const struct pk_hist_entry *e)
 	}
 }
 
-static void format_key(struct report_out *o, const struct report_layout *l, enum pk_hist_key k,
-		       const struct pk_hist_entry *e)
+void report_columns_key(struct report_out *o, const struct report_layout *l, enum pk_hist_key k,
+			const struct pk_hist_entry *e)
 {
 	size_t w = l->width[k] > 0 ? (size_t)l->width[k] : 0, start = o->len;
 
@@ -336,7 +336,7 @@ void report_columns_entry(struct report_out *o, const struct report_layout *l,
 			report_out_puts(o, l->sep ? l->sep : "  ");
 		start = o->len;
 		if (col->kind == REPORT_COL_KEY)
-			format_key(o, l, col->key, e);
+			report_columns_key(o, l, col->key, e);
 		else
 			format_values(o, l, col, e, ev);
 		/* every column but the last is padded to its width */

@@ -96,6 +96,35 @@ static bool fields_parent_only(const struct report_layout *l)
 	return false;
 }
 
+static bool has_group(const struct pk_hist *h)
+{
+	for (uint32_t i = 0; i < pk_hist_nr_events(h); i++)
+		if (pk_hist_event(h, i)->nr_members > 1)
+			return true;
+	return false;
+}
+
+/* What --hierarchy does not do yet: one line. */
+static int hierarchy_refused(const struct report_stdio_opts *o, const struct report_layout *l)
+{
+	const char *what = NULL;
+
+	if (!o->hierarchy)
+		return 0;
+	if (l->cg.mode != REPORT_GRAPH_NONE)
+		what = "call graphs (add -g none)";
+	else if (o->fields || o->show_nr_samples || o->show_total_period || o->show_cpu_util)
+		what = "-F, -n, --show-total-period or --show-cpu-utilization";
+	else if (o->field_sep || o->percent_limit_set || o->json || o->group == 1)
+		what = "-t, --percent-limit, --json or --group";
+	else if (o->comms || o->dsos || o->symbols || o->pids || o->tids || o->exclude_other)
+		what = "-c, -d, -S, --pid, --tid or -x (perf filters each level)";
+	if (!what)
+		return 0;
+	cli_error("report: --hierarchy with %s is not supported by perfkit", what);
+	return -EINVAL;
+}
+
 /* A regex that does not compile: one line, as for other bad input. */
 static int check_regex(const char *opt, const char *re)
 {
@@ -206,6 +235,13 @@ static int print_event(FILE *out, struct report_layout *l, const struct pk_hist_
 	report_columns_widths(l, ev, o);
 	l->cg.limit_total = l->relative ? total : 0;
 	l->nr_members = ev->nr_members ? ev->nr_members : 1;
+	if (o->hierarchy) {
+		if (!o->quiet)
+			print_samples_line(out, l, ev);
+		report_hierarchy_print(out, l, ev, o->quiet, total);
+		fputs("\n\n", out);
+		return 0;
+	}
 	if (!o->quiet) {
 		print_samples_line(out, l, ev);
 		report_columns_header(out, l);
@@ -545,7 +581,7 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	l->relative = o->relative;
 	/* perf accumulates only what has callchains, and never from a pipe;
 	 * -F without overhead_children hides the column and its order */
-	l->accumulate = !is_pipe(s) && o->children != 0 && has_callchains(s);
+	l->accumulate = !is_pipe(s) && o->children != 0 && has_callchains(s) && !o->hierarchy;
 	l->children = l->accumulate && fields_children;
 	ho->keys = l->keys;
 	ho->nr_keys = l->nr_keys;
@@ -566,7 +602,8 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	ho->time_quantum = o->time_quantum;
 	ho->raw_trace = o->raw_trace;
 	l->ns = o->ns;
-	if (setup_callchain(s, o, l, &ho->callchain, &ho->parent_order))
+	if (setup_callchain(s, o, l, &ho->callchain, &ho->parent_order) ||
+	    hierarchy_refused(o, l))
 		return -EINVAL;
 	ho->callchain_min_percent = tree_limit(o, l);
 	return 0;
@@ -773,6 +810,12 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	}
 	if (o->json) {
 		print_json(out, h, &l);
+		goto out;
+	}
+	if (o->hierarchy && has_group(h)) {
+		cli_error("report: --hierarchy with event groups is not supported by perfkit "
+			  "(add --no-group)");
+		err = -EINVAL;
 		goto out;
 	}
 	print_first_lines(s, o, out);

@@ -55,6 +55,7 @@ struct report_stdio_opts {
 	uint64_t time_quantum;	/* the time key's unit (ns), 0 for perf's */
 	bool ns;		/* --ns: times in ns */
 	bool raw_trace;		/* --raw-trace: the trace key's fields raw */
+	bool hierarchy;		/* --hierarchy: a level per sort key */
 	struct cli_symbol_opts symsrc; /* --symfs, --kallsyms, ... */
 };
 
@@ -147,6 +148,13 @@ void report_columns_widths(struct report_layout *l, const struct pk_hist_event *
 void report_columns_header(FILE *out, const struct report_layout *l);
 void report_columns_entry(struct report_out *o, const struct report_layout *l,
 			  const struct pk_hist_entry *e, const struct pk_hist_event *ev);
+/* Key k of e as its column prints it (padded but for sym and trace). */
+void report_columns_key(struct report_out *o, const struct report_layout *l, enum pk_hist_key k,
+			const struct pk_hist_entry *e);
+/* The entries of ev as perf's --hierarchy prints them without call
+ * graphs: a level per sort key (report_hierarchy.c). */
+void report_hierarchy_print(FILE *out, const struct report_layout *l, const struct pk_hist_event *ev,
+			    bool quiet, uint64_t total);
 
 /* The entries of ev with their call trees (report_entries.c): those of
  * at least percent_limit percent of total.  0 or -ENOMEM. */

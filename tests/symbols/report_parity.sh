@@ -153,7 +153,7 @@ check_report mmaps "$f" --mmaps
 n=$((n + 4))
 
 for o in -k/--vmlinux:-k,/proc/self/exe -M/--disassembler-style:-M,x -m/--modules:-m \
-	-w/--column-widths:-w,1 --hierarchy \
+	-w/--column-widths:-w,1 \
 	--itrace --inline --tui --stdio-color:--stdio-color,always; do
 	name=${o%%:*}
 	args=$(echo "${o#*:}" | tr , ' ')
