@@ -90,7 +90,7 @@ static const char report_usage[] =
 	"        --ns              the time key's times in nanoseconds\n"
 	"        --raw-trace       the trace key's fields raw (name=value, no print\n"
 	"                          format)\n"
-	"        --hierarchy       a level per sort key (without call graphs: -g none)\n"
+	"        --hierarchy       a level per sort key, call graphs under the last\n"
 	"        --stdio-color <m> never (or auto without a terminal); colours are refused\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         more diagnostics with --stats, -D, --header-only;\n"
@@ -98,7 +98,7 @@ static const char report_usage[] =
 	"    -h, --help            show this help\n"
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
-	"    -k -M -m -w, --hierarchy with call graphs, groups or column options,\n"
+	"    -k -M -m -w, --hierarchy with groups, pipes, filters or column options,\n"
 
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"

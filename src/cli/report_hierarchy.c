@@ -15,6 +15,7 @@
 struct hctx {
 	const struct report_layout *l;
 	const struct pk_hist_entry *v;
+	uint64_t tree_total;	/* the call trees' percentages are of it */
 	uint32_t depth;
 };
 
@@ -95,9 +96,10 @@ static int block_width(const struct report_layout *l)
 	return 8 + INDENT * (int)(l->nr_keys - 1);
 }
 
-static void print_row(FILE *out, const struct report_layout *l, const struct pk_hist_entry *e,
+static void print_row(FILE *out, const struct hctx *c, const struct pk_hist_entry *e,
 		      uint32_t depth, uint64_t self, uint64_t total, struct report_out *o)
 {
+	const struct report_layout *l = c->l;
 	int pad = block_width(l) - 8 - INDENT * (int)depth;
 	size_t lead = 0;
 
@@ -110,6 +112,12 @@ static void print_row(FILE *out, const struct report_layout *l, const struct pk_
 		lead++;
 	fwrite(o->p + lead, 1, o->len - lead, out);
 	fputc('\n', out);
+	/* the last level's entries are the histogram's, with their trees */
+	if (depth + 1 == l->nr_keys) {
+		o->len = 0;
+		report_callchain_print(o, e, c->tree_total, &l->cg);
+		fwrite(o->p, 1, o->len, out);
+	}
 }
 
 /* ix[0, n): entries equal in the keys before depth. */
@@ -130,7 +138,7 @@ static void print_level(FILE *out, struct hctx *c, uint32_t *ix, uint32_t n, uin
 	}
 	qsort_r(g, nr, sizeof(*g), by_overhead, c);
 	for (uint32_t j = 0; j < nr; j++) {
-		print_row(out, c->l, &c->v[g[j].rep], depth, g[j].self, total, o);
+		print_row(out, c, &c->v[g[j].rep], depth, g[j].self, total, o);
 		if (depth + 1 < c->l->nr_keys) {
 			c->depth = depth + 1;
 			print_level(out, c, ix + g[j].start, g[j].n, total, o);
@@ -174,7 +182,7 @@ static void header(FILE *out, const struct report_layout *l, const struct pk_his
 void report_hierarchy_print(FILE *out, const struct report_layout *l, const struct pk_hist_event *ev,
 			    bool quiet, uint64_t total)
 {
-	struct hctx c = {.l = l, .v = ev->entries};
+	struct hctx c = {.l = l, .v = ev->entries, .tree_total = ev->total_period};
 	uint32_t *ix = malloc((ev->nr_entries ? ev->nr_entries : 1) * sizeof(*ix));
 	struct report_out o;
 

@@ -105,14 +105,14 @@ static bool has_group(const struct pk_hist *h)
 }
 
 /* What --hierarchy does not do yet: one line. */
-static int hierarchy_refused(const struct report_stdio_opts *o, const struct report_layout *l)
+static int hierarchy_refused(const struct report_stdio_opts *o, bool pipe)
 {
 	const char *what = NULL;
 
 	if (!o->hierarchy)
 		return 0;
-	if (l->cg.mode != REPORT_GRAPH_NONE)
-		what = "call graphs (add -g none)";
+	if (pipe)
+		what = "pipe input (perf 6.1 finds no samples there)";
 	else if (o->fields || o->show_nr_samples || o->show_total_period || o->show_cpu_util)
 		what = "-F, -n, --show-total-period or --show-cpu-utilization";
 	else if (o->field_sep || o->percent_limit_set || o->json || o->group == 1)
@@ -516,8 +516,10 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 	l->cg.children = l->accumulate;
 	/* perf skips the frame only without -F */
 	l->cg.sort_starts_with_sym = o->sort && !o->fields && !strncmp(o->sort, "sym", 3);
-	*order = (pipe ? o->children != 0 : l->accumulate) ? PK_CALLCHAIN_CALLER
-							   : PK_CALLCHAIN_CALLEE;
+	/* --hierarchy accumulates nothing but keeps the children's order */
+	*order = (pipe ? o->children != 0 : l->accumulate || (o->hierarchy && o->children != 0))
+			 ? PK_CALLCHAIN_CALLER
+			 : PK_CALLCHAIN_CALLEE;
 	if (o->call_graph && report_callchain_parse(o->call_graph, &l->cg, order)) {
 		cli_error("report: bad -g argument '%s'", o->call_graph);
 		return -EINVAL;
@@ -603,7 +605,7 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	ho->raw_trace = o->raw_trace;
 	l->ns = o->ns;
 	if (setup_callchain(s, o, l, &ho->callchain, &ho->parent_order) ||
-	    hierarchy_refused(o, l))
+	    hierarchy_refused(o, is_pipe(s)))
 		return -EINVAL;
 	ho->callchain_min_percent = tree_limit(o, l);
 	return 0;
