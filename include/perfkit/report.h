@@ -55,11 +55,15 @@ enum pk_hist_key {
 	PK_HIST_KEY_CPU,
 	PK_HIST_KEY_TRACE, /* perf's "trace": a tracepoint's formatted
 			    * fields ("N/A" for other events) */
+	PK_HIST_KEY_PARENT, /* perf's "parent": the first function of the
+			     * callchain matching pk_hist_opts.parent_regex */
+	PK_HIST_KEY_TIME, /* perf's "time": the sample's time, rounded down
+			   * to pk_hist_opts.time_quantum */
 	PK_HIST_KEY_MAX,
 };
 
-/* Key by perf's --sort name ("comm", "pid", "dso", "sym", "cpu", "trace"); -1 if
- * unknown. */
+/* Key by perf's --sort name ("comm", "pid", "dso", "sym", "cpu", "trace",
+ * "parent", "time"); -1 if unknown. */
 int pk_hist_key_parse(const char *name, size_t len);
 
 /* One step of pk_hist_opts.order. */
@@ -133,6 +137,30 @@ struct pk_hist_opts {
 	 * is one of its --sort keys: set when the DSO key came from -F alone
 	 * (the symbol key then still compares them). */
 	bool dso_from_fields;
+	/* The parent key (perf's -p): the first callchain frame, walked in
+	 * parent_order, whose symbol name this extended regex matches; NULL
+	 * for perf's default, "^sys_|^do_page_fault".  Only read with
+	 * PK_HIST_KEY_PARENT among the keys. */
+	const char *parent_regex;
+	int parent_order;		/* enum pk_callchain_order: CALLER walks
+					 * from the outermost frame, else from
+					 * the sample's own (also for
+					 * ignore_callees) */
+	/* Entries without a parent are hidden as the filters' are (perf's
+	 * -x); without the parent key, that is all of them. */
+	bool exclude_other;
+	/* perf's --ignore-callees: in a callchain read (children, call
+	 * trees or the parent key), the last frame in parent_order whose
+	 * symbol name this extended regex matches (and that is not the
+	 * parent) takes the sample's place, its callees left out; NULL for
+	 * none. */
+	const char *ignore_callees;
+	/* The time key's unit in ns (perf's --time-quantum); 0 for perf's
+	 * default, 100 ms. */
+	uint64_t time_quantum;
+	/* The trace key's values raw (perf's --raw-trace):
+	 * pk_session_trace_format_raw()'s, not the print line's. */
+	bool raw_trace;
 };
 
 /*
@@ -188,6 +216,10 @@ struct pk_hist_entry {
 	const struct pk_hist_value *members;
 	const char *trace; /* the trace key's value, interned, lives
 			    * with the pk_hist; else NULL */
+	const char *parent; /* the parent key's symbol name, interned,
+			     * lives with the pk_hist; NULL: none ("[other]") */
+	uint64_t time;	    /* the time key's: ns, a multiple of the quantum
+			     * (0 without the key or a sample time) */
 };
 
 /* One event (attr) of the recording with its sorted entries. */

@@ -170,6 +170,10 @@ size_t pk_session_callchain_max(struct pk_session *s, const struct pk_session_sa
  */
 int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample *ev, char *buf,
 			    size_t len);
+/* The same fields raw, as perf report --raw-trace shows them: each as
+ * " name=value" in format order (numbers as numbers, no print line). */
+int pk_session_trace_format_raw(struct pk_session *s, const struct pk_session_sample *ev,
+				char *buf, size_t len);
 
 /*
  * Samples without a symbol, per DSO: how much of a profile has no names,

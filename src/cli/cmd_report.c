@@ -40,8 +40,17 @@ static const char report_usage[] =
 	"        --stdio           use the stdio interface (the default)\n"
 	"        --children        accumulate callchains of children (default with -g data)\n"
 	"        --no-children     only self overhead\n"
-	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu,trace (default comm,dso,sym;\n"
-	"                          trace for a file of tracepoints alone)\n"
+	"    -s, --sort <keys>     sort by comm,pid,dso,sym,cpu,trace,parent,time\n"
+	"                          (default comm,dso,sym; trace for a file of\n"
+	"                          tracepoints alone)\n"
+	"        --time-quantum <n> the time key's unit: ns, or with s, ms, us, ns\n"
+	"                          (default 100ms)\n"
+	"    -p, --parent <regex>  the parent key: a callchain's first function matching\n"
+	"                          (default ^sys_|^do_page_fault), [other] for none\n"
+	"    -x, --exclude-other   hide the entries without a parent\n"
+	"        --ignore-callees <regex>\n"
+	"                          a callchain's function matching stands for the\n"
+	"                          sample, its callees left out\n"
 	"    -g, --call-graph [<m>] graph, fractal, flat, folded or none, caller, callee,\n"
 	"                          a limit, a print limit, percent or period\n"
 	"        --percent-limit <n> hide entries below n percent\n"
@@ -79,7 +88,10 @@ static const char report_usage[] =
 	"    -T, --threads         each thread's counts at its exit (perf record -s)\n"
 	CLI_SYMBOL_USAGE
 	CLI_IGNORE_VMLINUX_USAGE
-	"        --ns              accepted: only the (refused) time key shows times\n"
+	"        --ns              the time key's times in nanoseconds\n"
+	"        --raw-trace       the trace key's fields raw (name=value, no print\n"
+	"                          format)\n"
+	"        --hierarchy       a level per sort key, call graphs under the last\n"
 	"        --stdio-color <m> never (or auto without a terminal); colours are refused\n"
 	"    -f, --force           don't complain, do it\n"
 	"    -v, --verbose         more diagnostics with --stats, -D, --header-only;\n"
@@ -87,8 +99,8 @@ static const char report_usage[] =
 	"    -h, --help            show this help\n"
 	"\n"
 	"Refused with one line and status 1 (perf has them, perfkit does not yet):\n"
-	"    -k -M -m -p -w -x, --hierarchy, --ignore-callees,\n"
-	"    --time-quantum (and -s time), --raw-trace,\n"
+	"    -k -M -m -w, --hierarchy with groups, pipes, filters or column options,\n"
+
 	"    --inline, --itrace, --symfs, --objdump, --mem-mode, --branch-history,\n"
 	"    --group-sort-idx, --switch-on/--switch-off, --tui and the other\n"
 	"    annotation options; -g address, branch and count\n";
@@ -118,6 +130,10 @@ enum {
 	OPT_TASKS,
 	OPT_MMAPS,
 	OPT_CPU_UTIL,
+	OPT_IGNORE_CALLEES,
+	OPT_TIME_QUANTUM,
+	OPT_RAW_TRACE,
+	OPT_HIERARCHY,
 	OPT_UNSUPPORTED,
 };
 
@@ -163,6 +179,12 @@ static const struct option report_options[] = {
 	{"demangle", no_argument, NULL, OPT_DEMANGLE},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"threads", no_argument, NULL, 'T'},
+	{"parent", required_argument, NULL, 'p'},
+	{"exclude-other", no_argument, NULL, 'x'},
+	{"ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES},
+	{"time-quantum", required_argument, NULL, OPT_TIME_QUANTUM},
+	{"raw-trace", no_argument, NULL, OPT_RAW_TRACE},
+	{"hierarchy", no_argument, NULL, OPT_HIERARCHY},
 	CLI_SYMBOL_LONG_OPTIONS,
 	CLI_IGNORE_VMLINUX_OPTION,
 	{"ns", no_argument, NULL, OPT_NS},
@@ -175,17 +197,13 @@ static const struct option report_options[] = {
 	 * short ones below) */
 	{"disassembler-style", required_argument, NULL, 'M'},
 	{"modules", no_argument, NULL, 'm'},
-	{"parent", required_argument, NULL, 'p'},
 	{"column-widths", required_argument, NULL, 'w'},
-	{"exclude-other", no_argument, NULL, 'x'},
 	{"asm-raw", no_argument, NULL, OPT_UNSUPPORTED},
 	{"branch-history", no_argument, NULL, OPT_UNSUPPORTED},
 	{"demangle-kernel", no_argument, NULL, OPT_UNSUPPORTED},
 	{"disable-order", no_argument, NULL, OPT_UNSUPPORTED},
 	{"full-source-path", no_argument, NULL, OPT_UNSUPPORTED},
 	{"group-sort-idx", required_argument, NULL, OPT_UNSUPPORTED},
-	{"hierarchy", no_argument, NULL, OPT_UNSUPPORTED},
-	{"ignore-callees", required_argument, NULL, OPT_UNSUPPORTED},
 	{"inline", no_argument, NULL, OPT_UNSUPPORTED},
 	{"itrace", optional_argument, NULL, OPT_UNSUPPORTED},
 	{"mem-mode", no_argument, NULL, OPT_UNSUPPORTED},
@@ -194,7 +212,6 @@ static const struct option report_options[] = {
 	{"prefix", required_argument, NULL, OPT_UNSUPPORTED},
 	{"prefix-strip", required_argument, NULL, OPT_UNSUPPORTED},
 	{"pretty", required_argument, NULL, OPT_UNSUPPORTED},
-	{"raw-trace", no_argument, NULL, OPT_UNSUPPORTED},
 	{"samples", required_argument, NULL, OPT_UNSUPPORTED},
 	{"show-on-off-events", no_argument, NULL, OPT_UNSUPPORTED},
 	{"show-ref-call-graph", no_argument, NULL, OPT_UNSUPPORTED},
@@ -205,7 +222,6 @@ static const struct option report_options[] = {
 	{"switch-off", required_argument, NULL, OPT_UNSUPPORTED},
 	{"switch-on", required_argument, NULL, OPT_UNSUPPORTED},
 	{"symbol-filter", required_argument, NULL, OPT_UNSUPPORTED},
-	{"time-quantum", required_argument, NULL, OPT_UNSUPPORTED},
 	{"total-cycles", no_argument, NULL, OPT_UNSUPPORTED},
 	{"tui", no_argument, NULL, OPT_UNSUPPORTED},
 	{NULL, 0, NULL, 0},
@@ -283,6 +299,38 @@ static int parse_max_stack(const char *arg, int *out)
 	}
 	*out = (int)v;
 	return 0;
+}
+
+/* perf's --time-quantum: a number of ns, or of s, ms, us or ns with the
+ * unit after it (spaces allowed between) */
+static int parse_time_quantum(const char *arg, uint64_t *out)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = {{"", 1}, {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {"ns", 1}};
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (end == arg || errno || arg[0] == '-') {
+		cli_error("report: cannot parse --time-quantum '%s'", arg);
+		return -EINVAL;
+	}
+	if (!v) {
+		cli_error("report: --time-quantum cannot be 0");
+		return -EINVAL;
+	}
+	while (*end == ' ' || *end == '\t')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			*out = v * units[i].ns;
+			return 0;
+		}
+	cli_error("report: cannot parse --time-quantum '%s'", arg);
+	return -EINVAL;
 }
 
 /* perf's exit status for a --kallsyms it cannot read (its -EINVAL) */
@@ -436,17 +484,34 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 			a->mmaps = true;
 			break;
 		case OPT_NS:
-			/* only the time key shows times, and it is refused */
+			a->stdio.ns = true;
+			break;
+		case OPT_HIERARCHY:
+			a->stdio.hierarchy = true;
+			break;
+		case OPT_RAW_TRACE:
+			a->stdio.raw_trace = true;
+			break;
+		case OPT_TIME_QUANTUM:
+			if (parse_time_quantum(optarg, &a->stdio.time_quantum))
+				return -EINVAL;
 			break;
 		case OPT_STDIO_COLOR:
 			if (parse_stdio_color(optarg))
 				return -EINVAL;
 			break;
+		case 'p':
+			a->stdio.parent = optarg;
+			break;
+		case 'x':
+			a->stdio.exclude_other = true;
+			break;
+		case OPT_IGNORE_CALLEES:
+			a->stdio.ignore_callees = optarg;
+			break;
 		case 'M':
 		case 'm':
-		case 'p':
 		case 'w':
-		case 'x':
 			return refuse_short(c);
 		case OPT_UNSUPPORTED: {
 			char name[64];

@@ -32,6 +32,10 @@ static const char *key_header(enum pk_hist_key k)
 		return "CPU";
 	case PK_HIST_KEY_TRACE:
 		return "Trace output";
+	case PK_HIST_KEY_PARENT:
+		return "Parent symbol";
+	case PK_HIST_KEY_TIME:
+		return "Time";
 	default:
 		return "?";
 	}
@@ -137,6 +141,8 @@ void report_columns_widths(struct report_layout *l, const struct pk_hist_event *
 
 	for (int k = 0; k < PK_HIST_KEY_MAX; k++)
 		l->width[k] = (int)strlen(key_header((enum pk_hist_key)k));
+	/* perf's time column is as wide as a time of 5 digits of seconds */
+	l->width[PK_HIST_KEY_TIME] = o->ns ? 16 : 12;
 	for (uint64_t i = 0; i < ev->nr_entries; i++) {
 		const struct pk_hist_entry *e = &ev->entries[i];
 
@@ -147,6 +153,8 @@ void report_columns_widths(struct report_layout *l, const struct pk_hist_event *
 		grow(&l->width[PK_HIST_KEY_PID], (int)strlen(pk_thread_comm(e->thread)) + 8);
 		if (e->dso)
 			grow(&l->width[PK_HIST_KEY_DSO], (int)strlen(pk_dso_short_name(e->dso)));
+		if (e->parent)
+			grow(&l->width[PK_HIST_KEY_PARENT], (int)strlen(e->parent));
 		if (e->trace && trace_known(l, ev))
 			grow(&l->width[PK_HIST_KEY_TRACE], (int)strlen(e->trace));
 		if (e->sym) {
@@ -207,8 +215,8 @@ static void format_sym(struct report_out *o, const struct pk_hist_entry *e)
 	}
 }
 
-static void format_key(struct report_out *o, const struct report_layout *l, enum pk_hist_key k,
-		       const struct pk_hist_entry *e)
+void report_columns_key(struct report_out *o, const struct report_layout *l, enum pk_hist_key k,
+			const struct pk_hist_entry *e)
 {
 	size_t w = l->width[k] > 0 ? (size_t)l->width[k] : 0, start = o->len;
 
@@ -235,6 +243,22 @@ static void format_key(struct report_out *o, const struct report_layout *l, enum
 		/* cut to the width, padded only as a column before others */
 		report_out_left(o, e->trace ? e->trace : "", w, 0);
 		break;
+	case PK_HIST_KEY_PARENT:
+		report_out_left(o, e->parent ? e->parent : "[other]", w, w);
+		break;
+	case PK_HIST_KEY_TIME: {
+		char t[48];
+
+		if (l->ns)
+			snprintf(t, sizeof(t), "%" PRIu64 ".%09" PRIu64, e->time / 1000000000,
+				 e->time % 1000000000);
+		else
+			snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
+				 e->time % 1000000000 / 1000);
+		/* padded only as a column before others, as trace */
+		report_out_left(o, t, SIZE_MAX, 0);
+		break;
+	}
 	default:
 		break;
 	}
@@ -312,7 +336,7 @@ void report_columns_entry(struct report_out *o, const struct report_layout *l,
 			report_out_puts(o, l->sep ? l->sep : "  ");
 		start = o->len;
 		if (col->kind == REPORT_COL_KEY)
-			format_key(o, l, col->key, e);
+			report_columns_key(o, l, col->key, e);
 		else
 			format_values(o, l, col, e, ev);
 		/* every column but the last is padded to its width */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/session.h>
@@ -24,12 +25,19 @@ static bool all_tracepoints(struct pk_session *s)
 	return n > 0;
 }
 
-static int parse_sort(struct pk_session *s, const char *list, struct report_layout *l)
+static int parse_sort(struct pk_session *s, const char *list, bool raw_trace,
+		      struct report_layout *l)
 {
 	static const enum pk_hist_key defaults[] = {PK_HIST_KEY_COMM, PK_HIST_KEY_DSO,
 						    PK_HIST_KEY_SYM};
 	const char *p = list;
 
+	if (!list && all_tracepoints(s) && raw_trace) {
+		/* perf's default is then a column per field (trace_fields) */
+		cli_error("report: --raw-trace on a file of tracepoints alone needs --sort "
+			  "(perf's trace_fields columns are not supported by perfkit)");
+		return -EINVAL;
+	}
 	if (!list && all_tracepoints(s)) {
 		l->keys[0] = PK_HIST_KEY_TRACE;
 		l->nr_keys = 1;
@@ -57,6 +65,83 @@ static int parse_sort(struct pk_session *s, const char *list, struct report_layo
 		l->keys[l->nr_keys++] = (enum pk_hist_key)k;
 		p += n + (p[n] == ',');
 	}
+	return 0;
+}
+
+/* perf's -p adds the parent key after the others (unless named) */
+static int add_parent_key(const struct report_stdio_opts *o, struct report_layout *l)
+{
+	for (uint32_t i = 0; i < l->nr_keys; i++) {
+		l->parent_key = l->parent_key || l->keys[i] == PK_HIST_KEY_PARENT;
+		l->time_key = l->time_key || l->keys[i] == PK_HIST_KEY_TIME;
+	}
+	if (!o->parent || l->parent_key)
+		return 0;
+	if (l->nr_keys >= PK_HIST_KEY_MAX) {
+		cli_error("report: too many --sort keys");
+		return -EINVAL;
+	}
+	l->keys[l->nr_keys++] = PK_HIST_KEY_PARENT;
+	l->parent_key = true;
+	return 0;
+}
+
+/* -F named the parent key, which neither -p nor --sort did: perf then
+ * never looks for parents. */
+static bool fields_parent_only(const struct report_layout *l)
+{
+	for (uint32_t i = 0; i < l->nr_keys && !l->parent_key; i++)
+		if (l->keys[i] == PK_HIST_KEY_PARENT)
+			return true;
+	return false;
+}
+
+static bool has_group(const struct pk_hist *h)
+{
+	for (uint32_t i = 0; i < pk_hist_nr_events(h); i++)
+		if (pk_hist_event(h, i)->nr_members > 1)
+			return true;
+	return false;
+}
+
+/* What --hierarchy does not do yet: one line. */
+static int hierarchy_refused(const struct report_stdio_opts *o, bool pipe)
+{
+	const char *what = NULL;
+
+	if (!o->hierarchy)
+		return 0;
+	if (pipe)
+		what = "pipe input (perf 6.1 finds no samples there)";
+	else if (o->fields || o->show_nr_samples || o->show_total_period || o->show_cpu_util)
+		what = "-F, -n, --show-total-period or --show-cpu-utilization";
+	else if (o->field_sep || o->percent_limit_set || o->json || o->group == 1)
+		what = "-t, --percent-limit, --json or --group";
+	else if (o->comms || o->dsos || o->symbols || o->pids || o->tids || o->exclude_other)
+		what = "-c, -d, -S, --pid, --tid or -x (perf filters each level)";
+	if (!what)
+		return 0;
+	cli_error("report: --hierarchy with %s is not supported by perfkit", what);
+	return -EINVAL;
+}
+
+/* A regex that does not compile: one line, as for other bad input. */
+static int check_regex(const char *opt, const char *re)
+{
+	regex_t r;
+	int err;
+
+	if (!re)
+		return 0;
+	err = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	if (err) {
+		char msg[128];
+
+		regerror(err, &r, msg, sizeof(msg));
+		cli_error("report: bad %s regex '%s': %s", opt, re, msg);
+		return -EINVAL;
+	}
+	regfree(&r);
 	return 0;
 }
 
@@ -150,6 +235,13 @@ static int print_event(FILE *out, struct report_layout *l, const struct pk_hist_
 	report_columns_widths(l, ev, o);
 	l->cg.limit_total = l->relative ? total : 0;
 	l->nr_members = ev->nr_members ? ev->nr_members : 1;
+	if (o->hierarchy) {
+		if (!o->quiet)
+			print_samples_line(out, l, ev);
+		report_hierarchy_print(out, l, ev, o->quiet, total);
+		fputs("\n\n", out);
+		return 0;
+	}
 	if (!o->quiet) {
 		print_samples_line(out, l, ev);
 		report_columns_header(out, l);
@@ -354,6 +446,15 @@ static void print_json(FILE *out, const struct pk_hist *h, const struct report_l
 				fputs(", \"trace\": ", out);
 				json_string(out, e->trace);
 			}
+			if (l->time_key)
+				fprintf(out, ", \"time\": %" PRIu64, e->time);
+			if (l->parent_key) {
+				fputs(", \"parent\": ", out);
+				if (e->parent)
+					json_string(out, e->parent);
+				else
+					fputs("null", out);
+			}
 			json_entry_members(out, ev, e, l);
 			fputc('}', out);
 		}
@@ -402,7 +503,7 @@ static int graph_wanted(const char *arg)
  * graphs, the caller first unless --no-children, and shows no children.
  */
 static int setup_callchain(struct pk_session *s, const struct report_stdio_opts *o,
-			   struct report_layout *l, int *order)
+			   struct report_layout *l, int *order, int *walk_order)
 {
 	bool pipe = is_pipe(s);
 
@@ -415,8 +516,10 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 	l->cg.children = l->accumulate;
 	/* perf skips the frame only without -F */
 	l->cg.sort_starts_with_sym = o->sort && !o->fields && !strncmp(o->sort, "sym", 3);
-	*order = (pipe ? o->children != 0 : l->accumulate) ? PK_CALLCHAIN_CALLER
-							   : PK_CALLCHAIN_CALLEE;
+	/* --hierarchy accumulates nothing but keeps the children's order */
+	*order = (pipe ? o->children != 0 : l->accumulate || (o->hierarchy && o->children != 0))
+			 ? PK_CALLCHAIN_CALLER
+			 : PK_CALLCHAIN_CALLEE;
 	if (o->call_graph && report_callchain_parse(o->call_graph, &l->cg, order)) {
 		cli_error("report: bad -g argument '%s'", o->call_graph);
 		return -EINVAL;
@@ -427,6 +530,9 @@ static int setup_callchain(struct pk_session *s, const struct report_stdio_opts 
 		l->cg.min_percent = o->percent_limit;
 	if (o->inverted)
 		*order = PK_CALLCHAIN_CALLER;
+	/* perf walks the chains in this order for the parent even when it
+	 * draws none */
+	*walk_order = *order;
 	if (l->cg.mode == REPORT_GRAPH_NONE)
 		*order = PK_CALLCHAIN_NONE;
 	return 0;
@@ -452,7 +558,9 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 {
 	bool fields_children = true, sort_comm = false, sort_dso = false;
 
-	if (parse_sort(s, o->sort, l))
+	if (parse_sort(s, o->sort, o->raw_trace, l) || add_parent_key(o, l) ||
+	    check_regex("-p/--parent", o->parent) ||
+	    check_regex("--ignore-callees", o->ignore_callees))
 		return -EINVAL;
 	for (uint32_t i = 0; o->sort && i < l->nr_keys; i++)
 		sort_comm = sort_comm || l->keys[i] == PK_HIST_KEY_COMM;
@@ -461,11 +569,21 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 		sort_dso = sort_dso || l->keys[i] == PK_HIST_KEY_DSO;
 	if (o->fields && report_columns_parse(l, o->fields, o->sort != NULL, &fields_children))
 		return -EINVAL;
+	if (o->fields && o->parent) {
+		/* perf's -p then changes which entries -F keeps and their order */
+		cli_error("report: -p/--parent with -F is not supported by perfkit");
+		return -EINVAL;
+	}
+	if (fields_parent_only(l)) {
+		cli_error("report: -F parent without -p or --sort parent is not supported by "
+			  "perfkit (perf shows [other] for every entry)");
+		return -EINVAL;
+	}
 	l->sep = o->field_sep;
 	l->relative = o->relative;
 	/* perf accumulates only what has callchains, and never from a pipe;
 	 * -F without overhead_children hides the column and its order */
-	l->accumulate = !is_pipe(s) && o->children != 0 && has_callchains(s);
+	l->accumulate = !is_pipe(s) && o->children != 0 && has_callchains(s) && !o->hierarchy;
 	l->children = l->accumulate && fields_children;
 	ho->keys = l->keys;
 	ho->nr_keys = l->nr_keys;
@@ -480,7 +598,14 @@ static int setup_view(struct pk_session *s, const struct report_stdio_opts *o,
 	/* --max-stack 0 is no frames; 0 in the library is the default */
 	ho->max_stack = o->max_stack < 0 ? 0 : o->max_stack ? o->max_stack : -1;
 	ho->hide_unresolved = o->hide_unresolved;
-	if (setup_callchain(s, o, l, &ho->callchain))
+	ho->parent_regex = o->parent;
+	ho->exclude_other = o->exclude_other;
+	ho->ignore_callees = o->ignore_callees;
+	ho->time_quantum = o->time_quantum;
+	ho->raw_trace = o->raw_trace;
+	l->ns = o->ns;
+	if (setup_callchain(s, o, l, &ho->callchain, &ho->parent_order) ||
+	    hierarchy_refused(o, is_pipe(s)))
 		return -EINVAL;
 	ho->callchain_min_percent = tree_limit(o, l);
 	return 0;
@@ -687,6 +812,12 @@ int report_stdio(const char *input, const struct report_stdio_opts *o, FILE *out
 	}
 	if (o->json) {
 		print_json(out, h, &l);
+		goto out;
+	}
+	if (o->hierarchy && has_group(h)) {
+		cli_error("report: --hierarchy with event groups is not supported by perfkit "
+			  "(add --no-group)");
+		err = -EINVAL;
 		goto out;
 	}
 	print_first_lines(s, o, out);

@@ -49,6 +49,13 @@ struct report_stdio_opts {
 	bool hide_unresolved;	/* -U */
 	bool no_demangle;
 	bool threads;		/* -T */
+	const char *parent;	/* -p regex: the parent key added, NULL none */
+	bool exclude_other;	/* -x: entries without a parent hidden */
+	const char *ignore_callees; /* regex, NULL for none */
+	uint64_t time_quantum;	/* the time key's unit (ns), 0 for perf's */
+	bool ns;		/* --ns: times in ns */
+	bool raw_trace;		/* --raw-trace: the trace key's fields raw */
+	bool hierarchy;		/* --hierarchy: a level per sort key */
 	struct cli_symbol_opts symsrc; /* --symfs, --kallsyms, ... */
 };
 
@@ -101,6 +108,9 @@ struct pk_header;
 struct report_layout {
 	enum pk_hist_key keys[PK_HIST_KEY_MAX];	/* the histogram's sort keys */
 	uint32_t nr_keys;
+	bool parent_key;		/* the parent key is among them */
+	bool ns;			/* times in ns (--ns) */
+	bool time_key;			/* the time key is among them */
 	bool accumulate;		/* entries of the callchains too */
 	bool children;			/* their column, and the order by it */
 	bool elide[PK_HIST_KEY_MAX];	/* one-value filters hide their column */
@@ -138,6 +148,13 @@ void report_columns_widths(struct report_layout *l, const struct pk_hist_event *
 void report_columns_header(FILE *out, const struct report_layout *l);
 void report_columns_entry(struct report_out *o, const struct report_layout *l,
 			  const struct pk_hist_entry *e, const struct pk_hist_event *ev);
+/* Key k of e as its column prints it (padded but for sym and trace). */
+void report_columns_key(struct report_out *o, const struct report_layout *l, enum pk_hist_key k,
+			const struct pk_hist_entry *e);
+/* The entries of ev as perf's --hierarchy prints them without call
+ * graphs: a level per sort key (report_hierarchy.c). */
+void report_hierarchy_print(FILE *out, const struct report_layout *l, const struct pk_hist_event *ev,
+			    bool quiet, uint64_t total);
 
 /* The entries of ev with their call trees (report_entries.c): those of
  * at least percent_limit percent of total.  0 or -ENOMEM. */

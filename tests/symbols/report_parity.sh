@@ -103,6 +103,14 @@ for g in "fractal" "fractal --no-children" "fractal,callee" "fractal,0,2" \
 	n=$((n + 1))
 done
 cmp_filter=
+# the parent key beside a symbol key without the DSO: perf's lookups of
+# unresolved symbols are replayed with parents as with comms
+for a in "-s sym,parent -p throw" "-s sym,parent -p throw -g none" "-s sym,comm,parent -p throw" \
+	"-s parent,sym -p sort|throw"; do
+	# shellcheck disable=SC2086 # a is words
+	check_report parent-replay "$f" $a
+	n=$((n + 1))
+done
 check_report kallsyms "$f" --kallsyms /proc/kallsyms -g none
 for a in "" "--no-children" "-n --show-total-period -g none" "-t , -g none"; do
 	# shellcheck disable=SC2086 # a is words or none
@@ -144,9 +152,8 @@ check_report mmaps "$tmp/fork.data" --mmaps
 check_report mmaps "$f" --mmaps
 n=$((n + 4))
 
-for o in -M/--disassembler-style:-M,x -m/--modules:-m -p/--parent:-p,sys \
-	-w/--column-widths:-w,1 -x/--exclude-other:-x --hierarchy --ignore-callees:--ignore-callees,x \
-	--time-quantum:--time-quantum,1ms --raw-trace \
+for o in -M/--disassembler-style:-M,x -m/--modules:-m \
+	-w/--column-widths:-w,1 \
 	--itrace --inline --tui --stdio-color:--stdio-color,always; do
 	name=${o%%:*}
 	args=$(echo "${o#*:}" | tr , ' ')

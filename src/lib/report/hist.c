@@ -64,6 +64,8 @@ static void make_key(const struct pk_hist *h, struct pk_hist_entry *e, const str
 	memset(e, 0, sizeof(*e));
 	e->comm = st->comm;
 	e->trace = st->trace;
+	e->parent = st->parent;
+	e->time = st->time;
 	e->thread = st->first_thread;
 	e->pid = pk_thread_pid(e->thread);
 	e->tid = pk_thread_tid(e->thread);
@@ -93,6 +95,10 @@ uint64_t pki_hist_entry_hash(const struct pk_hist *h, const struct pk_hist_entry
 		x = mix(mix(x, (uintptr_t)e->sym), e->addr);
 	if (has_key(h, PK_HIST_KEY_TRACE))
 		x = mix(x, (uintptr_t)e->trace);
+	if (has_key(h, PK_HIST_KEY_PARENT))
+		x = mix(x, (uintptr_t)e->parent);
+	if (has_key(h, PK_HIST_KEY_TIME))
+		x = mix(x, e->time);
 	return mix(x, 0);
 }
 
@@ -110,6 +116,10 @@ bool pki_hist_entry_same(const struct pk_hist *h, const struct pk_hist_entry *a,
 	if (has_key(h, PK_HIST_KEY_SYM) && (a->sym != b->sym || a->addr != b->addr))
 		return false;
 	if (has_key(h, PK_HIST_KEY_TRACE) && a->trace != b->trace)
+		return false;
+	if (has_key(h, PK_HIST_KEY_PARENT) && a->parent != b->parent)
+		return false;
+	if (has_key(h, PK_HIST_KEY_TIME) && a->time != b->time)
 		return false;
 	return true;
 }
@@ -287,9 +297,36 @@ static const char *trace_key(struct pk_hist *h, struct pk_session *s,
 		return pki_strtab_intern(&h->traces, "N/A");
 	if (!h->trace_buf && !(h->trace_buf = malloc(TRACE_BUF)))
 		return NULL;
-	if (!ev->sample.raw_size || pk_session_trace_format(s, ev, h->trace_buf, TRACE_BUF) < 0)
+	if (!ev->sample.raw_size ||
+	    (h->raw_trace ? pk_session_trace_format_raw(s, ev, h->trace_buf, TRACE_BUF)
+			  : pk_session_trace_format(s, ev, h->trace_buf, TRACE_BUF)) < 0)
 		h->trace_buf[0] = '\0';
 	return pki_strtab_intern(&h->traces, h->trace_buf);
+}
+
+/* The parent key of a sample whose callchain is frames, interned (NULL:
+ * none), and its callees ignored (*n and *loc changed); 0 or -ENOMEM. */
+static int parent_key(struct pk_hist *h, struct pk_frame *frames, size_t *n,
+		      struct pk_location *loc, const char **out)
+{
+	const struct pk_symbol *sym;
+	int err = pki_parent_find(h->parent, frames, n, loc, &sym);
+
+	*out = NULL;
+	if (err || !sym || !has_key(h, PK_HIST_KEY_PARENT))
+		return err;
+	*out = pki_strtab_intern(&h->parents, sym->name);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* Whether --max-stack keeps a chain's outermost frames: the call graph's
+ * order, or without one the order the parent and ignored callees are
+ * looked for in (perf's callchain order, which -g none keeps). */
+static bool chain_from_caller(const struct pk_hist *h)
+{
+	if (h->parent && h->callchain == PK_CALLCHAIN_NONE)
+		return h->parent->from_caller;
+	return h->callchain != PK_CALLCHAIN_CALLEE;
 }
 
 /* The comm of a sample of thread, interned: most samples come from a
@@ -343,12 +380,24 @@ static int add_sample(struct pk_hist *h, struct pk_session *s, const struct pk_s
 	/* perf's cpu of a sample that does not record one is -1 */
 	p->k.first_cpu = (ev->sample.type & PERF_SAMPLE_CPU) ? ev->sample.cpu : UINT32_MAX;
 	p->k.cpu = has_key(h, PK_HIST_KEY_CPU) ? p->k.first_cpu : 0;
+	if (has_key(h, PK_HIST_KEY_TIME) && (ev->sample.type & PERF_SAMPLE_TIME))
+		p->k.time = ev->sample.time - ev->sample.time % h->time_quantum;
 	p->loc = ev->loc;
-	if (h->children || h->callchain)
-		n = pki_hist_callchain(h->callchain != PK_CALLCHAIN_CALLEE, s, ev, frames, PKI_HIST_FRAMES,
+	/* perf reads the chain for the parent key too */
+	if (h->children || h->callchain || has_key(h, PK_HIST_KEY_PARENT))
+		n = pki_hist_callchain(chain_from_caller(h), s, ev, frames, PKI_HIST_FRAMES,
 				       h->max_stack);
 	if (h->hide_unresolved)
 		n = pki_frames_drop_unresolved(frames, n);
+	if (h->parent) {
+		int err = parent_key(h, frames, &n, &p->loc, &p->k.parent);
+
+		if (err)
+			return err;
+		/* the chain was read for the parent alone */
+		if (!h->children && !h->callchain)
+			n = 0;
+	}
 	return pki_pipe_commit(&h->pipe, (uint32_t)n);
 }
 
@@ -370,7 +419,7 @@ int pki_hist_walk(struct pk_hist *h, const struct pki_stack *st, struct pk_frame
 	 * a sample creates stays hidden */
 	hidden = !pki_hist_filter_thread(&h->filter, st->comm, pk_thread_pid(st->first_thread),
 					 pk_thread_tid(st->first_thread)) ||
-		 !pki_hist_filter_location(&h->filter, loc);
+		 !pki_hist_filter_location(&h->filter, loc) || (h->exclude_other && !st->parent);
 	make_key(h, &key, st, loc, hidden);
 	err = fn(arg, &w, &key, 0, w.n);
 	if (err || !h->children)
@@ -407,7 +456,10 @@ static int part_key(void *arg, const struct pki_walk *w, const struct pk_hist_en
 		e->self += w->st->period;
 		e->nr_samples += w->st->count;
 	}
-	if (*last == p->sample_seq)
+	/* perf checks a callchain entry against those of the sample so far
+	 * with no time in its key: under the time key, each frame adds the
+	 * sample again */
+	if (*last == p->sample_seq && !has_key(h, PK_HIST_KEY_TIME))
 		return 0;
 	*last = p->sample_seq;
 	e->children += w->st->period;
@@ -574,9 +626,11 @@ static void set_replay(struct pk_hist *h)
 			break;
 		}
 	}
-	/* the replay does not rank trace values: beside them a symbol key's
-	 * lookups are taken as found */
-	if (!has_key(h, PK_HIST_KEY_SYM) || has_key(h, PK_HIST_KEY_TRACE))
+	/* the replay does not rank trace or time values (nor adds a time
+	 * key's sample once per frame): beside them a symbol key's lookups
+	 * are taken as found */
+	if (!has_key(h, PK_HIST_KEY_SYM) || has_key(h, PK_HIST_KEY_TRACE) ||
+	    has_key(h, PK_HIST_KEY_TIME))
 		h->stacks.log_mode = 0;
 	h->stacks.log_frames = h->children;
 }
@@ -608,6 +662,18 @@ int pk_hist_build(struct pk_hist **out, struct pk_session *s, const struct pk_hi
 	h->keep = o.keep;
 	h->out.no_collapse = o.no_collapse;
 	h->out.dso_from_fields = o.dso_from_fields;
+	h->exclude_other = o.exclude_other;
+	h->raw_trace = o.raw_trace;
+	h->time_quantum = o.time_quantum ? o.time_quantum : 100000000; /* perf's 100 ms */
+	if (has_key(h, PK_HIST_KEY_PARENT) || o.ignore_callees) {
+		h->parent = calloc(1, sizeof(*h->parent));
+		err = !h->parent ? -ENOMEM
+				 : pki_parent_init(h->parent, has_key(h, PK_HIST_KEY_PARENT),
+						   o.parent_regex, o.ignore_callees,
+						   o.parent_order == PK_CALLCHAIN_CALLER);
+		if (err)
+			goto fail;
+	}
 	h->stack_thread = has_key(h, PK_HIST_KEY_PID) || h->filter.nr_pids || h->filter.nr_tids;
 	set_replay(h);
 	err = pki_pipe_start(&h->pipe, o.nr_threads != 1, fold_sample, hash_batch, prepare_batch,
@@ -667,6 +733,10 @@ void pk_hist_free(struct pk_hist *h)
 	pki_stacks_free(&h->stacks);
 	pki_strtab_free(&h->comms);
 	pki_strtab_free(&h->traces);
+	pki_strtab_free(&h->parents);
+	if (h->parent)
+		pki_parent_free(h->parent);
+	free(h->parent);
 	free(h->trace_buf);
 	pki_hist_filter_free(&h->filter);
 	free(h);
@@ -693,6 +763,7 @@ int pk_hist_key_parse(const char *name, size_t len)
 		[PK_HIST_KEY_COMM] = "comm", [PK_HIST_KEY_PID] = "pid",
 		[PK_HIST_KEY_DSO] = "dso",   [PK_HIST_KEY_SYM] = "sym",
 		[PK_HIST_KEY_CPU] = "cpu",   [PK_HIST_KEY_TRACE] = "trace",
+		[PK_HIST_KEY_PARENT] = "parent", [PK_HIST_KEY_TIME] = "time",
 	};
 
 	for (int i = 0; i < PK_HIST_KEY_MAX; i++)

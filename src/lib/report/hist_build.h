@@ -7,6 +7,7 @@
 #define PK_HIST_BUILD_H
 
 #include <pthread.h>
+#include <regex.h>
 #include <stdatomic.h>
 #include "hist_internal.h"
 
@@ -32,6 +33,33 @@ struct hist_event {
 	struct pk_hist_value *values;	/* the entries' members, in groups */
 };
 
+/* The parent key's matcher (hist_parent.c). */
+struct pki_parent_slot {
+	const struct pk_symbol *sym;
+	uint8_t match;			/* which regexes match */
+};
+
+struct pki_parent {
+	regex_t re, ignore;
+	bool has_parent, has_ignore;
+	bool from_caller;		/* walk from the outermost frame */
+	struct pki_parent_slot *slots;	/* symbols met, open addressing */
+	size_t nr, nr_slots;
+};
+
+/* The parent key (regex, NULL: perf's default) when parent, the ignored
+ * callees' regex unless NULL: 0, or -EINVAL for a regex that does not
+ * compile. */
+int pki_parent_init(struct pki_parent *p, bool parent, const char *regex, const char *ignore,
+		    bool from_caller);
+void pki_parent_free(struct pki_parent *p);
+/* Walks frames (callee order, *n of them) in p's order: *out gets the
+ * symbol of the first matching the parent regex, or NULL; the last frame
+ * matching the ignored callees' regex becomes *loc, the frames on its
+ * callee side dropped (*n updated).  0 or -ENOMEM. */
+int pki_parent_find(struct pki_parent *p, struct pk_frame *frames, size_t *n,
+		    struct pk_location *loc, const struct pk_symbol **out);
+
 struct pk_hist {
 	struct hist_event *events;	/* by attr index */
 	uint32_t nr_events_alloc;
@@ -51,6 +79,12 @@ struct pk_hist {
 		const char *comm;
 	} comm_memo[PKI_COMM_MEMO];
 	struct pki_strtab traces;	/* the trace key's values */
+	struct pki_parent *parent;	/* with the parent key or ignored
+					 * callees, else NULL */
+	struct pki_strtab parents;	/* the parent key's values */
+	bool exclude_other;		/* hide entries without a parent */
+	uint64_t time_quantum;		/* the time key's unit, ns */
+	bool raw_trace;			/* trace values raw */
 	char *trace_buf;		/* one sample's, being formatted */
 	size_t trace_len;
 	uint64_t lost;

@@ -134,6 +134,8 @@ struct pki_stack {
 	const struct pk_attr *attr;
 	const char *comm;		/* interned: the comm at sample time */
 	const char *trace;		/* interned: the trace key's, or NULL */
+	const char *parent;		/* interned: the parent key's, or NULL */
+	uint64_t time;			/* the time key's, or 0 */
 	const struct pk_thread *thread;	/* NULL unless a key or filter needs it */
 	const struct pk_thread *first_thread;	/* of its first sample */
 	uint64_t period, count;
@@ -472,6 +474,7 @@ enum pki_rank_field {
 	PKI_RANK_DSO,	/* by short name */
 	PKI_RANK_SYM,	/* by name */
 	PKI_RANK_TRACE, /* the trace key's values */
+	PKI_RANK_PARENT, /* the parent key's (none after the names) */
 };
 
 int pki_hist_rank(const struct pk_hist_entry *v, size_t n, enum pki_rank_field f, uint32_t *rank);

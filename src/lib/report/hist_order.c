@@ -33,7 +33,7 @@ struct okey {
 /* The ranks the keys need: the grouping trees compare DSOs for symbols
  * too, the output order compares symbols by name. */
 struct ranks {
-	uint32_t *comm, *dso, *sym, *trace;
+	uint32_t *comm, *dso, *sym, *trace, *parent, *time;
 };
 
 static bool has_key(const struct sort_ctx *x, enum pk_hist_key k)
@@ -58,6 +58,38 @@ static void ranks_free(struct ranks *r)
 	free(r->dso);
 	free(r->sym);
 	free(r->trace);
+	free(r->parent);
+	free(r->time);
+}
+
+static int cmp_time_idx(const void *a, const void *b, void *ctx)
+{
+	const struct pk_hist_entry *v = ctx;
+	uint64_t x = v[*(const uint32_t *)a].time, y = v[*(const uint32_t *)b].time;
+
+	return (x > y) - (x < y);
+}
+
+/* The entries' times ranked, equal times equal ranks. */
+static int rank_time(const struct pk_hist_entry *v, size_t n, uint32_t **out)
+{
+	uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx)), r = 0;
+
+	*out = malloc((n ? n : 1) * sizeof(**out));
+	if (!idx || !*out) {
+		free(idx);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, n, sizeof(*idx), cmp_time_idx, (void *)v);
+	for (size_t i = 0; i < n; i++) {
+		if (i && v[idx[i]].time != v[idx[i - 1]].time)
+			r++;
+		(*out)[idx[i]] = r;
+	}
+	free(idx);
+	return 0;
 }
 
 static int ranks_get(struct ranks *r, const struct pk_hist_entry *v, size_t n,
@@ -75,6 +107,10 @@ static int ranks_get(struct ranks *r, const struct pk_hist_entry *v, size_t n,
 		err = rank_one(v, n, PKI_RANK_SYM, &r->sym);
 	if (!err && has_key(x, PK_HIST_KEY_TRACE))
 		err = rank_one(v, n, PKI_RANK_TRACE, &r->trace);
+	if (!err && has_key(x, PK_HIST_KEY_PARENT))
+		err = rank_one(v, n, PKI_RANK_PARENT, &r->parent);
+	if (!err && has_key(x, PK_HIST_KEY_TIME))
+		err = rank_time(v, n, &r->time);
 	if (err) {
 		ranks_free(r);
 		*r = (struct ranks){0}; /* replay_free() frees them again */
@@ -100,6 +136,10 @@ static uint32_t key_value(enum pk_hist_key k, const struct pk_hist_entry *e, con
 		return e->cpu;
 	case PK_HIST_KEY_TRACE:
 		return r->trace ? r->trace[i] : 0;
+	case PK_HIST_KEY_PARENT:
+		return r->parent ? r->parent[i] : 0;
+	case PK_HIST_KEY_TIME:
+		return r->time ? r->time[i] : 0;
 	default:
 		return 0;
 	}

@@ -73,6 +73,8 @@ static const void *field_ptr(const struct pk_hist_entry *e, enum pki_rank_field 
 		return e->dso;
 	case PKI_RANK_TRACE:
 		return e->trace;
+	case PKI_RANK_PARENT:
+		return e->parent;
 	default:
 		return e->sym;
 	}
@@ -87,6 +89,8 @@ static const char *field_str(const struct pk_hist_entry *e, enum pki_rank_field 
 		return e->dso ? pk_dso_short_name(e->dso) : NULL;
 	case PKI_RANK_TRACE:
 		return e->trace;
+	case PKI_RANK_PARENT:
+		return e->parent;
 	default:
 		return e->sym ? e->sym->name : NULL;
 	}

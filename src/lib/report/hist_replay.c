@@ -519,8 +519,10 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 	by_group = rp_groups_apart(h, rp);
 	for (uint32_t i = 0; i < rp->nr_ev; i++) {
 		pki_itree_init(&rp->ev[i].t, by_group);
-		/* the thread and CPU keys are compared as pki_hist_entry_same() does */
-		if (!(h->key_mask & ((1u << PK_HIST_KEY_PID) | (1u << PK_HIST_KEY_CPU))) &&
+		/* the thread, CPU and parent keys are compared as
+		 * pki_hist_entry_same() does */
+		if (!(h->key_mask & ((1u << PK_HIST_KEY_PID) | (1u << PK_HIST_KEY_CPU) |
+				     (1u << PK_HIST_KEY_PARENT))) &&
 		    !(rp->ev[i].ident = malloc(sizeof(*rp->ev[i].ident))))
 			return -ENOMEM;
 	}
@@ -528,7 +530,9 @@ static int rp_init(struct pk_hist *h, struct replay *rp)
 	rp->walk_prims = malloc((PKI_HIST_FRAMES + 1) * sizeof(*rp->walk_prims));
 	if (!rp->nodes || !rp->walk_prims)
 		return -ENOMEM;
-	rp->memo = !h->stack_thread && !(h->key_mask & (1u << PK_HIST_KEY_CPU));
+	/* a location's memo knows its comm, not its parent */
+	rp->memo = !h->stack_thread &&
+		   !(h->key_mask & ((1u << PK_HIST_KEY_CPU) | (1u << PK_HIST_KEY_PARENT)));
 	rp->loc_memo =
 		pki_calloc_hot(h->stacks.nr_locs ? h->stacks.nr_locs : 1, sizeof(*rp->loc_memo));
 	if (!rp->loc_memo)
@@ -617,6 +621,8 @@ static void rp_free(struct replay *rp)
 	free(rp->name_inlined);
 	free(rp->comms);
 	free(rp->comm_rank);
+	free(rp->parents);
+	free(rp->parent_rank);
 	free(rp->nodes);
 	free(rp->walk_prims);
 	free(rp->loc_memo);

@@ -116,6 +116,9 @@ struct replay {
 	const char **comms;		/* every comm, by address */
 	uint32_t *comm_rank;		/* its rank by string */
 	size_t nr_comms;
+	const char **parents;		/* the same for the parent key */
+	uint32_t *parent_rank;
+	size_t nr_parents;
 	struct rp_group *groups;
 	size_t nr_groups, alloc_groups;
 	uint32_t *group_slots;		/* group + 1, open addressing */

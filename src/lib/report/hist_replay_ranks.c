@@ -58,17 +58,18 @@ static int by_address(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The comms' ranks by string (interned: one pointer a string). */
-static int rp_comm_ranks(struct pk_hist *h, struct replay *rp)
+/* The ranks by string of an interned table's strings (one pointer a
+ * string): *strs by address, (*rank)[i] that of (*strs)[i]. */
+static int strtab_ranks(const struct pki_strtab *t, const char ***strs, uint32_t **rank,
+			size_t *nr)
 {
-	const struct pki_strtab *t = &h->comms;
 	const char **sorted;
 	size_t n = 0;
 
-	rp->comms = malloc((t->nr ? t->nr : 1) * sizeof(*rp->comms));
-	rp->comm_rank = malloc((t->nr ? t->nr : 1) * sizeof(*rp->comm_rank));
+	*strs = malloc((t->nr ? t->nr : 1) * sizeof(**strs));
+	*rank = malloc((t->nr ? t->nr : 1) * sizeof(**rank));
 	sorted = malloc((t->nr ? t->nr : 1) * sizeof(*sorted));
-	if (!rp->comms || !rp->comm_rank || !sorted) {
+	if (!*strs || !*rank || !sorted) {
 		free(sorted);
 		return -ENOMEM;
 	}
@@ -76,24 +77,30 @@ static int rp_comm_ranks(struct pk_hist *h, struct replay *rp)
 		if (t->slots[j])
 			sorted[n++] = t->slots[j];
 	qsort(sorted, n, sizeof(*sorted), by_string);
-	memcpy(rp->comms, sorted, n * sizeof(*sorted));
-	qsort(rp->comms, n, sizeof(*rp->comms), by_address);
-	/* comm i's rank: its place in sorted */
+	memcpy(*strs, sorted, n * sizeof(*sorted));
+	qsort(*strs, n, sizeof(**strs), by_address);
+	/* string i's rank: its place in sorted */
 	for (size_t i = 0; i < n; i++) {
-		const char **at = bsearch(&sorted[i], rp->comms, n, sizeof(*rp->comms), by_address);
+		const char **at = bsearch(&sorted[i], *strs, n, sizeof(**strs), by_address);
 
-		rp->comm_rank[at - rp->comms] = (uint32_t)i;
+		(*rank)[at - *strs] = (uint32_t)i;
 	}
-	rp->nr_comms = n;
+	*nr = n;
 	free(sorted);
 	return 0;
 }
 
+/* s's rank among strs, UINT32_MAX (after all) for none */
+static uint32_t str_rank(const char *const *strs, const uint32_t *rank, size_t nr, const char *s)
+{
+	const char *const *at = s ? bsearch(&s, strs, nr, sizeof(*strs), by_address) : NULL;
+
+	return at ? rank[at - strs] : UINT32_MAX;
+}
+
 static uint32_t comm_rank(const struct replay *rp, const char *comm)
 {
-	const char **at = bsearch(&comm, rp->comms, rp->nr_comms, sizeof(*rp->comms), by_address);
-
-	return at ? rp->comm_rank[at - rp->comms] : UINT32_MAX;
+	return str_rank(rp->comms, rp->comm_rank, rp->nr_comms, comm);
 }
 
 uint32_t pki_replay_dso_name(const struct replay *rp, const struct pk_dso *dso)
@@ -131,6 +138,11 @@ void pki_replay_gkey(const struct replay *rp, const struct pk_hist_entry *key, s
 		case PK_HIST_KEY_CPU:
 			g->k[j] = key->cpu;
 			break;
+		case PK_HIST_KEY_PARENT:
+			/* perf: no parent compares as after every name */
+			g->k[j] = str_rank(rp->parents, rp->parent_rank, rp->nr_parents,
+					   key->parent);
+			break;
 		default:
 			g->k[j] = 0;
 			break;
@@ -140,7 +152,9 @@ void pki_replay_gkey(const struct replay *rp, const struct pk_hist_entry *key, s
 
 int pki_replay_ranks(struct pk_hist *h, struct replay *rp)
 {
-	int err = rp_comm_ranks(h, rp);
+	int err = strtab_ranks(&h->comms, &rp->comms, &rp->comm_rank, &rp->nr_comms);
 
+	if (!err && (h->key_mask & (1u << PK_HIST_KEY_PARENT)))
+		err = strtab_ranks(&h->parents, &rp->parents, &rp->parent_rank, &rp->nr_parents);
 	return err ? err : rp_dso_names(h, rp);
 }

@@ -45,6 +45,13 @@ static int cmp_key(enum pk_hist_key k, const struct pk_hist_entry *a, const stru
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 	case PK_HIST_KEY_TRACE:
 		return strcmp(a->trace, b->trace);
+	case PK_HIST_KEY_PARENT:
+		/* none ("[other]") after the names */
+		if (!a->parent || !b->parent)
+			return !a->parent - !b->parent;
+		return strcmp(a->parent, b->parent);
+	case PK_HIST_KEY_TIME:
+		return a->time < b->time ? -1 : a->time > b->time;
 	default:
 		return 0;
 	}
@@ -242,6 +249,18 @@ static int entry_cmp(const struct sort_ctx *x, const struct pk_hist_entry *l,
 			break;
 		case PK_HIST_KEY_TRACE:
 			c = l->trace == r->trace ? 0 : strcmp(r->trace, l->trace);
+			break;
+		case PK_HIST_KEY_PARENT:
+			/* perf: a missing parent compares below any */
+			if (l->parent == r->parent)
+				c = 0;
+			else if (!l->parent || !r->parent)
+				c = l->parent ? 1 : -1;
+			else
+				c = strcmp(r->parent, l->parent);
+			break;
+		case PK_HIST_KEY_TIME:
+			c = r->time == l->time ? 0 : r->time > l->time ? 1 : -1;
 			break;
 		default:
 			break;

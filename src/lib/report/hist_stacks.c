@@ -353,9 +353,10 @@ static inline uint64_t fold_loc(uint64_t h, const struct pk_location *l)
 static uint64_t stack_content_hash(const struct pki_stack *k, const struct pk_location *loc,
 				   const struct pk_frame *frames, size_t n)
 {
-	uint64_t h = mix((uintptr_t)k->attr, (uintptr_t)k->comm ^ ((uintptr_t)k->trace << 17));
+	uint64_t h = mix((uintptr_t)k->attr, (uintptr_t)k->comm ^ ((uintptr_t)k->trace << 17) ^
+						   ((uintptr_t)k->parent << 29));
 
-	h = mix(h, (uintptr_t)k->thread ^ ((uint64_t)k->cpu << 48));
+	h = mix(h, (uintptr_t)k->thread ^ ((uint64_t)k->cpu << 48) ^ k->time);
 	h = fold_loc(h, loc);
 	for (size_t i = 0; i < n; i++)
 		h = fold_loc(h, &frames[i].loc);
@@ -385,7 +386,7 @@ static bool stack_is(const struct pki_stacks *t, const struct pki_stack *s,
 		     const struct pk_frame *frames, size_t n)
 {
 	return s->hash == k->hash && s->attr == k->attr && s->comm == k->comm &&
-	       s->trace == k->trace && s->thread == k->thread && s->cpu == k->cpu &&
+	       s->trace == k->trace && s->parent == k->parent && s->time == k->time && s->thread == k->thread && s->cpu == k->cpu &&
 	       loc_same(&t->locs[s->loc], loc) && path_is(t, s->leaf, frames, n);
 }
 

@@ -6,9 +6,12 @@
  * a tep handle the first time a tracepoint sample is printed.  Every size
  * in the blob is checked against what is left of it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -497,8 +500,119 @@ static struct tep_handle *session_tep(struct pk_session *s)
 	return s->tep;
 }
 
-int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample *ev, char *buf,
-			    size_t len)
+/* A string built in a caller's buffer, cut at its end. */
+struct raw_out {
+	char *buf;
+	size_t len, at;
+};
+
+static void __attribute__((format(printf, 2, 3))) raw_printf(struct raw_out *o, const char *fmt,
+							     ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->at + 1 >= o->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->at, o->len - o->at, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->at = o->at + (size_t)n < o->len ? o->at + (size_t)n : o->len - 1;
+}
+
+static bool printable(const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i < len && p[i]; i++)
+		if (!isprint(p[i]) && !isspace(p[i]))
+			return false;
+	return true;
+}
+
+/* An array field: a string when it reads as one, else its bytes in hex
+ * (perf 6.1's own libtraceevent's way). */
+static void raw_array(struct raw_out *o, struct tep_handle *tep, const unsigned char *data,
+		      size_t size, const struct tep_format_field *f)
+{
+	size_t off = (size_t)f->offset, len = (size_t)f->size;
+
+	if (f->offset < 0 || f->size < 0 || off > size || len > size - off) {
+		raw_printf(o, "?");
+		return;
+	}
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long v = tep_read_number(tep, data + off, f->size);
+
+		off = v & 0xffff;
+		len = (v >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (size_t)f->offset + (size_t)f->size;
+	}
+	if (off > size || len > size - off) {
+		raw_printf(o, "?");
+		return;
+	}
+	if ((f->flags & TEP_FIELD_IS_STRING) && printable(data + off, len)) {
+		raw_printf(o, "%.*s", (int)strnlen((const char *)data + off, len),
+			   (const char *)data + off);
+		return;
+	}
+	raw_printf(o, "ARRAY[");
+	for (size_t i = 0; i < len; i++)
+		raw_printf(o, "%s%02x", i ? ", " : "", data[off + i]);
+	raw_printf(o, "]");
+}
+
+/* A number field as perf 6.1's libtraceevent prints it raw: pointers and
+ * longs in hex, signed ones by their size, the others unsigned. */
+static void raw_number(struct raw_out *o, unsigned long long v, const struct tep_format_field *f)
+{
+	if (f->flags & TEP_FIELD_IS_POINTER) {
+		raw_printf(o, "0x%llx", v);
+	} else if (f->flags & TEP_FIELD_IS_SIGNED) {
+		if (f->size == 4 && (f->flags & TEP_FIELD_IS_LONG))
+			raw_printf(o, "0x%x", (int)v);
+		else if (f->size == 4)
+			raw_printf(o, "%d", (int)v);
+		else if (f->size == 2)
+			raw_printf(o, "%2d", (short)v);
+		else if (f->size == 1)
+			raw_printf(o, "%1d", (signed char)v);
+		else
+			raw_printf(o, "%lld", (long long)v);
+	} else if (f->flags & TEP_FIELD_IS_LONG) {
+		raw_printf(o, "0x%llx", v);
+	} else {
+		raw_printf(o, "%llu", v);
+	}
+}
+
+/* Every field of the event's own (not the common ones) as " name=value":
+ * perf report --raw-trace.  The libtraceevent this links may print them
+ * otherwise (by the print line's conversions), so they are printed here. */
+static int raw_fields(struct tep_handle *tep, struct tep_event *event, const void *data,
+		      size_t size, char *buf, size_t len)
+{
+	struct raw_out o = {buf, len, 0};
+
+	for (struct tep_format_field *f = event->format.fields; f; f = f->next) {
+		raw_printf(&o, " %s=", f->name);
+		if (f->flags & TEP_FIELD_IS_ARRAY)
+			raw_array(&o, tep, data, size, f);
+		else if (f->offset < 0 || f->size <= 0 || f->size > 8 ||
+			 (size_t)f->offset + (size_t)f->size > size)
+			raw_printf(&o, "?");
+		else
+			raw_number(&o, tep_read_number(tep, (const char *)data + f->offset, f->size),
+				   f);
+	}
+	return (int)o.at;
+}
+
+/* The sample's fields pretty-printed (the format's print line) or raw
+ * (each " name=value", no print line). */
+static int trace_format(struct pk_session *s, const struct pk_session_sample *ev, char *buf,
+			size_t len, bool raw)
 {
 	struct tep_handle *tep = session_tep(s);
 	struct tep_record rec = {0};
@@ -517,12 +631,29 @@ int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample
 	rec.cpu = (int)ev->sample.cpu;
 	rec.data = (void *)ev->sample.raw;
 	rec.size = (int)ev->sample.raw_size;
+	if (raw) {
+		if (len)
+			return raw_fields(tep, event, ev->sample.raw, ev->sample.raw_size, buf, len);
+		return 0;
+	}
 	trace_seq_init(&seq);
 	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
 	n = snprintf(buf, len, "%s", seq.buffer ? seq.buffer : "");
 	trace_seq_destroy(&seq);
 	return n < 0 ? -EINVAL : n;
+}
+
+int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample *ev, char *buf,
+			    size_t len)
+{
+	return trace_format(s, ev, buf, len, false);
+}
+
+int pk_session_trace_format_raw(struct pk_session *s, const struct pk_session_sample *ev,
+				char *buf, size_t len)
+{
+	return trace_format(s, ev, buf, len, true);
 }
 
 void pki_session_trace_free(struct pk_session *s)
@@ -550,6 +681,12 @@ int pk_session_trace_format(struct pk_session *s, const struct pk_session_sample
 	if (len)
 		buf[0] = '\0';
 	return -ENOENT;
+}
+
+int pk_session_trace_format_raw(struct pk_session *s, const struct pk_session_sample *ev,
+				char *buf, size_t len)
+{
+	return pk_session_trace_format(s, ev, buf, len);
 }
 
 void pki_session_trace_free(struct pk_session *s)
