@@ -34,7 +34,6 @@ static int load_symbols(struct pk_symtab *st, Elf *elf, Elf_Scn *scn, const GElf
 		GElf_Sym sym;
 		const char *name;
 		uint64_t addr;
-		uint8_t bind;
 		int err;
 
 		if (!gelf_getsym(data, (int)i, &sym))
@@ -42,10 +41,7 @@ static int load_symbols(struct pk_symtab *st, Elf *elf, Elf_Scn *scn, const GElf
 		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
 		if (!pki_elf_symbol_wanted(elf, runtime, &sym, name, &addr))
 			continue;
-		bind = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? PKI_BIND_GLOBAL
-		       : GELF_ST_BIND(sym.st_info) == STB_WEAK ? PKI_BIND_WEAK
-							       : PKI_BIND_LOCAL;
-		err = pki_symtab_add(st, addr, sym.st_size, name, bind, 0);
+		err = pki_symtab_add(st, addr, sym.st_size, name, pki_elf_bind(&sym), 0);
 		if (err)
 			return err;
 		if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT)

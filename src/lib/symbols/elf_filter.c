@@ -127,3 +127,15 @@ bool pki_elf_symbol_wanted(Elf *syms, Elf *runtime, const GElf_Sym *sym, const c
 	*file_addr = sym->st_value - delta;
 	return true;
 }
+
+uint8_t pki_elf_bind(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_GLOBAL:
+		return PKI_BIND_GLOBAL;
+	case STB_WEAK:
+		return PKI_BIND_WEAK;
+	default:
+		return PKI_BIND_LOCAL;
+	}
+}

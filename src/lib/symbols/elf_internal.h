@@ -85,6 +85,9 @@ int pki_symtab_load_vmlinux(struct pk_symtab **out, const char *path,
 			    const struct pk_build_id *bid, const char *ref_name,
 			    uint64_t ref_addr, const struct pk_symtab_opts *opts, uint64_t text[2]);
 
+/* The symbol table's binding (PKI_BIND_*) of an ELF symbol. */
+uint8_t pki_elf_bind(const GElf_Sym *sym);
+
 /* "name@plt" symbols for the PLT of elf. */
 int pki_elf_add_plt(struct pk_symtab *st, Elf *elf);
 

@@ -45,7 +45,6 @@ static int add_text_symbols(struct pk_symtab *st, Elf *elf, Elf_Data *data,
 		GElf_Sym sym;
 		const char *name;
 		uint64_t unused;
-		uint8_t bind;
 		int err;
 
 		if (!gelf_getsym(data, (int)i, &sym))
@@ -55,10 +54,8 @@ static int add_text_symbols(struct pk_symtab *st, Elf *elf, Elf_Data *data,
 		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
 		if (!pki_elf_symbol_wanted(elf, elf, &sym, name, &unused))
 			continue;
-		bind = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? PKI_BIND_GLOBAL
-		       : GELF_ST_BIND(sym.st_info) == STB_WEAK ? PKI_BIND_WEAK
-							       : PKI_BIND_LOCAL;
-		err = pki_symtab_add(st, sym.st_value + (uint64_t)shift, sym.st_size, name, bind, 0);
+		err = pki_symtab_add(st, sym.st_value + (uint64_t)shift, sym.st_size, name,
+				     pki_elf_bind(&sym), 0);
 		if (err)
 			return err;
 		if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT)
