@@ -241,103 +241,33 @@ int pk_debuginfod_fetch(const struct pk_build_id *bid, enum pk_debuginfod_kind k
 	return fetch_named(bid, kind, NULL, path);
 }
 
-static bool has_build_id(Elf *elf, const struct pk_build_id *want)
-{
-	struct pk_build_id have = {0};
-
-	return !pki_elf_read_build_id(elf, &have) && pki_build_id_equal(&have, want);
-}
-
-static bool has_section_type(Elf *elf, GElf_Word type)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
-
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == type)
-			return true;
-	return false;
-}
-
-/* A runtime binary has loadable segments that describe the file. */
-static bool is_runtime(Elf *elf)
-{
-	size_t n;
-	GElf_Phdr ph;
-
-	if (elf_getphdrnum(elf, &n))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_filesz)
-			return true;
-	return false;
-}
-
-/* Open the fetched file, if it has the build id: 0, or -1 (*fd, *elf unset). */
-static int open_fetched(const char *path, const struct pk_build_id *bid, int *fd, Elf **elf)
-{
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0)
-		return -1;
-	elf_version(EV_CURRENT);
-	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
-	if (*elf && elf_kind(*elf) == ELF_K_ELF && has_build_id(*elf, bid))
-		return 0;
-	pki_debug("debuginfod: %s: not an ELF file with the wanted build id", path);
-	if (*elf)
-		elf_end(*elf);
-	close(*fd);
-	*elf = NULL;
-	*fd = -1;
-	return -1;
-}
-
-static void fetch_symbols(const char *name, const struct pk_build_id *bid, int *fd, Elf **elf)
+/* A fetched file is offered to the search like a local one, its build id checked. */
+static void fetch_offer(struct pki_symsrc *src, const char *name, const struct pk_build_id *bid,
+			enum pk_debuginfod_kind kind)
 {
 	char *path;
 
-	if (fetch_named(bid, PK_DEBUGINFOD_DEBUGINFO, name, &path))
+	if (fetch_named(bid, kind, name, &path))
 		return;
-	if (!open_fetched(path, bid, fd, elf) && !has_section_type(*elf, SHT_SYMTAB)) {
-		elf_end(*elf);
-		close(*fd);
-		*elf = NULL;
-		*fd = -1;
-	}
+	if (!pki_symsrc_offer(src, path, bid))
+		pki_debug("debuginfod: %s: not an ELF file with the wanted build id, or of no use",
+			  path);
 	free(path);
 }
 
 /*
- * The executable gives the program headers; when nothing else named the
- * symbols, its own .symtab (an unstripped build on the server) does too.
+ * The executable first: it places the symbols, and an unstripped one on
+ * the server names them too.  A debug file alone cannot place its
+ * symbols: without a binary it is not fetched.
  */
-static void fetch_runtime(const char *name, const struct pk_build_id *bid, int *syms_fd,
-			  Elf **syms_elf, int *rt_fd, Elf **rt_elf)
+void pki_debuginfod_complete(struct pki_symsrc *src, const char *path,
+			     const struct pk_build_id *bid)
 {
-	char *path;
-
-	if (fetch_named(bid, PK_DEBUGINFOD_EXECUTABLE, name, &path))
+	if ((src->syms.elf && src->runtime.elf) || !bid || !bid->size || !path ||
+	    path[0] == '[' || !pk_debuginfod_built() || !pki_debuginfod_urls())
 		return;
-	if (!open_fetched(path, bid, rt_fd, rt_elf) && !is_runtime(*rt_elf)) {
-		elf_end(*rt_elf);
-		close(*rt_fd);
-		*rt_elf = NULL;
-		*rt_fd = -1;
-	}
-	if (*rt_elf && !*syms_elf && has_section_type(*rt_elf, SHT_SYMTAB))
-		open_fetched(path, bid, syms_fd, syms_elf);
-	free(path);
-}
-
-void pki_debuginfod_complete(const char *path, const struct pk_build_id *bid, int *syms_fd,
-			     Elf **syms_elf, int *rt_fd, Elf **rt_elf)
-{
-	if ((*syms_elf && *rt_elf) || !bid || !bid->size || !path || path[0] == '[' ||
-	    !pk_debuginfod_built() || !pki_debuginfod_urls())
-		return;
-	if (!*rt_elf)
-		fetch_runtime(path, bid, syms_fd, syms_elf, rt_fd, rt_elf);
-	/* a debug file alone cannot place its symbols: no binary, no fetch */
-	if (*rt_elf && !*syms_elf)
-		fetch_symbols(path, bid, syms_fd, syms_elf);
+	if (!src->runtime.elf)
+		fetch_offer(src, path, bid, PK_DEBUGINFOD_EXECUTABLE);
+	if (src->runtime.elf && !src->syms.elf)
+		fetch_offer(src, path, bid, PK_DEBUGINFOD_DEBUGINFO);
 }

@@ -58,6 +58,13 @@ struct pki_symsrc {
 	struct pki_elf_file runtime;
 };
 
+/*
+ * Take the file at path for the roles of src it can fill and src still
+ * lacks, when its build id is bid (none: any).  Returns whether it was
+ * kept (src then owns it).
+ */
+bool pki_symsrc_offer(struct pki_symsrc *src, const char *path, const struct pk_build_id *bid);
+
 int pki_symsrc_find(struct pki_symsrc *src, const char *path, const struct pk_build_id *bid,
 		    const struct pk_symtab_opts *opts);
 void pki_symsrc_close(struct pki_symsrc *src);

@@ -297,12 +297,23 @@ static bool take_roles(struct pki_symsrc *src, struct pki_elf_file *f, const cha
 	return used;
 }
 
+bool pki_symsrc_offer(struct pki_symsrc *src, const char *path, const struct pk_build_id *bid)
+{
+	struct pki_elf_file f;
+
+	if (pki_elf_file_open(&f, path))
+		return false;
+	if (pki_elf_build_id_matches(&f, bid) && take_roles(src, &f, path))
+		return true;
+	pki_elf_file_close(&f);
+	return false;
+}
+
 int pki_symsrc_find(struct pki_symsrc *src, const char *path, const struct pk_build_id *bid,
 		    const struct pk_symtab_opts *opts)
 {
 	struct pki_symsrc_list *c = calloc(1, sizeof(*c));
 	struct pk_build_id own = {0};
-	struct pki_elf_file f;
 
 	src->syms = (struct pki_elf_file){.fd = -1};
 	src->runtime = (struct pki_elf_file){.fd = -1};
@@ -313,16 +324,11 @@ int pki_symsrc_find(struct pki_symsrc *src, const char *path, const struct pk_bu
 		pki_symsrc_list(c, path, &own, opts);
 	else
 		pki_symsrc_list(c, path, bid, opts);
-	for (int i = 0; i < c->nr && (!src->syms.elf || !src->runtime.elf); i++) {
-		if (pki_elf_file_open(&f, c->path[i]))
-			continue;
-		if (!pki_elf_build_id_matches(&f, bid) || !take_roles(src, &f, c->path[i]))
-			pki_elf_file_close(&f);
-	}
+	for (int i = 0; i < c->nr && (!src->syms.elf || !src->runtime.elf); i++)
+		pki_symsrc_offer(src, c->path[i], bid);
 	free(c);
 	/* what no local file gave, from debuginfod when DEBUGINFOD_URLS is set */
-	pki_debuginfod_complete(path, bid && bid->size ? bid : &own, &src->syms.fd,
-				&src->syms.elf, &src->runtime.fd, &src->runtime.elf);
+	pki_debuginfod_complete(src, path, bid && bid->size ? bid : &own);
 	if (src->syms.elf && !src->runtime.elf) {
 		pki_debug("%s: symbols in %s, but no copy of the binary to place them: "
 			  "not used", path, src->syms.path);
